@@ -1,0 +1,61 @@
+//! Builds the riscv64 guests the CLI carries inside it (the teaching kernel, the benchmark
+//! program), so `runqueue run` works with no separate build step.
+//!
+//! Each guest is its own cargo project for a bare-metal target; it is built with a clean
+//! environment (the outer build's CARGO_*/RUSTFLAGS settings are for the host, not for it) into
+//! `target/riscv`, shared by every host profile so the kernel is built once.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARGET: &str = "riscv64imac-unknown-none-elf";
+
+struct Guest {
+    /// Environment variable the CLI's source reads the ELF path from.
+    env: &'static str,
+    /// Project folder, relative to the repository root.
+    dir: &'static str,
+    /// Binary name inside that project.
+    bin: &'static str,
+}
+
+const GUESTS: &[Guest] = &[
+    Guest { env: "RUNQUEUE_KERNEL_ELF", dir: "kernel", bin: "runqueue-kernel" },
+];
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    let target_dir = root.join("target/riscv");
+    for guest in GUESTS {
+        let dir = root.join(guest.dir);
+        for watched in ["src", "Cargo.toml", "Cargo.lock", "build.rs", "link.ld", ".cargo"] {
+            println!("cargo:rerun-if-changed={}", dir.join(watched).display());
+        }
+        let elf = build(&dir, &target_dir, guest.bin);
+        println!("cargo:rustc-env={}={}", guest.env, elf.display());
+    }
+}
+
+fn build(dir: &Path, target_dir: &Path, bin: &str) -> PathBuf {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    for (key, _) in std::env::vars() {
+        if (key.starts_with("CARGO") && key != "CARGO_HOME") || key.contains("RUSTFLAGS") || key == "RUSTC_WRAPPER" {
+            cmd.env_remove(key);
+        }
+    }
+    let status = cmd
+        .current_dir(dir)
+        .args(["build", "--release", "--target", TARGET, "--bin", bin])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run cargo to build {}: {e}", dir.display()));
+    if !status.success() {
+        panic!(
+            "building the guest in {} failed (is the target installed? `make setup` or \
+             `rustup target add {TARGET}`)",
+            dir.display()
+        );
+    }
+    target_dir.join(TARGET).join("release").join(bin)
+}

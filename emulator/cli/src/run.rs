@@ -1,0 +1,129 @@
+//! `runqueue run`: boot, stream the console, collect the trace, write the results.
+
+use crate::{Failure, read_file, write_file};
+use clap::Args;
+use runqueue_emu::{Config, Machine, Stop};
+use runqueue_report::{chrome, console, trace};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The teaching kernel, built by build.rs.
+pub static KERNEL: &[u8] = include_bytes!(env!("RUNQUEUE_KERNEL_ELF"));
+
+/// Instructions per slice between console flushes: small enough that output streams, large
+/// enough that the per-slice overhead vanishes.
+const SLICE: u64 = 20_000_000;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The ELF to boot; the bundled teaching kernel when omitted.
+    pub elf: Option<PathBuf>,
+    /// Harts (1..8). Defaults to the kernel's `smp=` argument, or 1.
+    #[arg(long)]
+    pub smp: Option<usize>,
+    /// Kernel command line, e.g. "sched=cfs workload=spin".
+    #[arg(long, default_value = "")]
+    pub append: String,
+    /// Write the RESULT line's JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the trace here in Chrome trace-event JSON (opens in Perfetto).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Write the raw trace lines here (`docs/trace.md`).
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+    /// Stop with an error if the guest has not shut down after this many instructions.
+    #[arg(long, default_value_t = 5_000_000_000)]
+    pub max_insns: u64,
+    /// RAM in MiB.
+    #[arg(long, default_value_t = 128)]
+    pub mem: u64,
+    /// Instructions each hart runs before the next hart's turn.
+    #[arg(long, default_value_t = 1000)]
+    pub quantum: u64,
+}
+
+/// What a finished run produced.
+pub struct Outcome {
+    pub exit_code: i32,
+    pub console: String,
+    pub trace: String,
+}
+
+/// The `smp=` value on a kernel command line, if any.
+fn smp_in(append: &str) -> Option<&str> {
+    append.split_whitespace().find_map(|w| w.strip_prefix("smp="))
+}
+
+/// Boots `elf` and runs it to shutdown, passing console bytes to `echo` as they come.
+pub fn execute(elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
+    let mut machine = Machine::new(config, elf).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
+    let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
+    let exit_code = loop {
+        let left = max_insns.saturating_sub(machine.instret());
+        if left == 0 {
+            break None;
+        }
+        let stop = machine.run(left.min(SLICE));
+        let out = machine.take_console();
+        echo(&out);
+        console_bytes.extend_from_slice(&out);
+        trace_bytes.extend_from_slice(&machine.take_trace());
+        match stop {
+            Stop::Budget => {}
+            Stop::Exit(code) => break Some(code),
+            Stop::Fault(fault) => return Err(Failure::Input(format!("the guest stopped the machine: {fault}"))),
+        }
+    };
+    let Some(exit_code) = exit_code else {
+        return Err(Failure::Budget(format!(
+            "the guest did not shut down within {max_insns} instructions ({} ms of emulated time); \
+             raise --max-insns if it needs longer",
+            machine.time_ns() / 1_000_000
+        )));
+    };
+    // Trace lines reach the console only on machines without the trace device (QEMU).
+    let split = console::split(&String::from_utf8_lossy(&console_bytes));
+    let mut trace = String::from_utf8_lossy(&trace_bytes).into_owned();
+    trace.push_str(&split.trace);
+    Ok(Outcome { exit_code, console: split.console, trace })
+}
+
+pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
+    let elf = match &args.elf {
+        Some(path) => read_file(path, "ELF")?,
+        None => KERNEL.to_vec(),
+    };
+    let mut bootargs = args.append.trim().to_string();
+    let harts = match (args.smp, smp_in(&bootargs)) {
+        (Some(n), Some(_)) => n,
+        (Some(n), None) => {
+            bootargs = format!("{bootargs} smp={n}").trim().to_string();
+            n
+        }
+        (None, Some(v)) => v.parse().map_err(|_| Failure::Input(format!("smp={v} is not a number of harts")))?,
+        (None, None) => 1,
+    };
+    let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum };
+    let mut stdout = std::io::stdout().lock();
+    let outcome = execute(&elf, config, args.max_insns, |bytes| {
+        let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
+    })?;
+    if let Some(path) = &args.json {
+        let json = console::result_json(&outcome.console)
+            .ok_or_else(|| Failure::Input("the guest printed no RESULT line, so there is no JSON to write".into()))?;
+        write_file(path, format!("{json}\n").as_bytes())?;
+    }
+    if args.trace.is_some() || args.events.is_some() {
+        let events = trace::parse(&outcome.trace).map_err(|e| Failure::Input(format!("the guest's trace is malformed: {e}")))?;
+        if let Some(path) = &args.trace {
+            write_file(path, chrome::to_json(&events).as_bytes())?;
+        }
+        if let Some(path) = &args.events {
+            write_file(path, outcome.trace.as_bytes())?;
+        }
+    }
+    Ok(ExitCode::from(outcome.exit_code.clamp(0, 255) as u8))
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Boots the kernel on QEMU `virt` with OpenSBI, the reference machine, and checks that it
+# reaches a RESULT line and exits 0, and that a bad argument is refused with exit code 2.
+set -uo pipefail
+elf=${1:?usage: qemu-smoke.sh KERNEL_ELF}
+if ! command -v qemu-system-riscv64 >/dev/null; then
+  echo "qemu-smoke: qemu-system-riscv64 is missing (make setup-apt installs it)" >&2
+  exit 1
+fi
+
+boot() { # smp, append
+  timeout 120 qemu-system-riscv64 -machine virt -bios default -nographic -monitor none \
+    -smp "$1" -kernel "$elf" -append "$2 smp=$1" </dev/null
+}
+
+fail=0
+check() { # name, expected exit code, pattern, smp, append
+  local out rc
+  out=$(boot "$4" "$5"); rc=$?
+  if [ "$rc" -eq "$2" ] && grep -qE -- "$3" <<<"$out"; then
+    echo "ok   qemu: $1"
+  else
+    echo "FAIL qemu: $1 (exit $rc, wanted $2 and /$3/)"; tail -n 20 <<<"$out"; fail=1
+  fi
+}
+
+check "cfs fairness-unequal, 1 hart" 0 '^RESULT \{' 1 "sched=cfs workload=fairness-unequal"
+check "rr occupy, 2 harts" 0 '^RESULT \{' 2 "sched=rr workload=occupy"
+check "trace lines reach the UART" 0 '^@T [0-9]+ 0 in ' 1 "sched=fifo workload=fairness-equal"
+check "unknown scheduler refused" 2 'fifo' 1 "sched=nope workload=spin"
+exit $fail
