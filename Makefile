@@ -74,3 +74,6 @@ bench: build
 clean:
 	$(CARGO) clean
 	rm -rf book/build
+
+# Parts of the build owned by their own subsystems (the web book, the labs).
+-include mk/*.mk

@@ -1,16 +1,9 @@
 //! `runqueue`: run the teaching kernel (or any RV64 ELF) on Runqueue's emulator, grade labs,
 //! and measure the emulator's speed.
 
-mod run;
-
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use runqueue::run;
 use std::process::ExitCode;
-
-/// Exit code for a problem on the host side: bad input, an unreadable file, an emulator fault.
-pub const EXIT_ERROR: u8 = 125;
-/// Exit code when the guest did not shut down within its instruction budget.
-pub const EXIT_BUDGET: u8 = 124;
 
 #[derive(Parser)]
 #[command(name = "runqueue", version, about = "Runqueue: CPU scheduling on a real riscv64 kernel, reproducibly")]
@@ -38,38 +31,4 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
-}
-
-/// A failure the user can act on; `exit_code` tells scripts which kind it was.
-#[derive(Debug)]
-pub enum Failure {
-    Input(String),
-    Budget(String),
-}
-
-impl Failure {
-    fn exit_code(&self) -> u8 {
-        match self {
-            Failure::Input(_) => EXIT_ERROR,
-            Failure::Budget(_) => EXIT_BUDGET,
-        }
-    }
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Input(s) | Failure::Budget(s) => f.write_str(s),
-        }
-    }
-}
-
-/// Reads a file, saying which one when it cannot.
-pub fn read_file(path: &PathBuf, what: &str) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path).map_err(|e| Failure::Input(format!("cannot read {what} {}: {e}", path.display())))
-}
-
-/// Writes a file, saying which one when it cannot.
-pub fn write_file(path: &PathBuf, bytes: &[u8]) -> Result<(), Failure> {
-    std::fs::write(path, bytes).map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
 }

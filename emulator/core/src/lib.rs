@@ -1,1 +1,42 @@
 #![no_std]
+//! The Runqueue machine: a deterministic RV64IMAC + Zicsr + Zifencei emulator of the platform
+//! in `docs/platform.md` (a subset of QEMU `virt`), with the SBI built in.
+//!
+//! Speed comes from decoding each instruction once into a compact op cached per physical
+//! page, running blocks of those ops in one `match` loop, direct-mapped software TLBs, and
+//! looking at interrupts and time only between blocks. Time is derived from retired
+//! instructions, so the same input gives the same output on every host.
+
+extern crate alloc;
+
+mod bus;
+mod code;
+mod csr;
+mod decode;
+mod elf;
+mod error;
+mod exec;
+mod fdt;
+mod hart;
+mod machine;
+mod mmu;
+mod sbi;
+mod snapshot;
+mod uart;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::LoadError;
+pub use machine::{BootMode, Config, Fault, Machine, Stop};
+
+/// Most harts a machine can have.
+pub const MAX_HARTS: usize = 8;
+/// Retired instructions per `mtime` tick: one instruction is 10 ns, mtime runs at 10 MHz.
+pub const TICKS_PER_MTIME: u64 = 10;
+/// Emulated nanoseconds per retired instruction.
+pub const NS_PER_INSTRUCTION: u64 = 10;
+/// `timebase-frequency` in the FDT.
+pub const TIMEBASE_HZ: u32 = 10_000_000;
+/// Where the FDT goes: this far below the end of RAM.
+pub const FDT_FROM_RAM_END: u64 = 2 << 20;

@@ -1,0 +1,138 @@
+// The kernel's own description of its schedulers, workloads and tunables (`CATALOG {json}`,
+// saved at build time as catalog.json), and the kernel command lines built from it. The
+// kernel's argument parser reads the same table, so the controls cannot drift from it.
+// Pure functions, no DOM: the unit tests run them in node.
+
+// Keys every command line has; `smp` is a control of its own since it also sets the harts.
+const FIXED = ["sched", "workload", "smp"];
+// The emulator's limit; the catalog's `smp` entry may lower it.
+const MAX_HARTS = 8;
+
+/** A tunable as the widget uses it; `values` set means "pick one of these". */
+function tunable(raw, owner) {
+  if (!raw || typeof raw.name !== "string") throw new Error("catalog: a tunable has no name");
+  const values = Array.isArray(raw.values) ? raw.values.map(String)
+    : raw.type === "bool" ? ["0", "1"] : null;
+  return {
+    name: raw.name,
+    type: raw.type ?? "str",
+    default: raw.default === undefined ? "" : String(raw.default),
+    min: typeof raw.min === "number" ? raw.min : null,
+    max: typeof raw.max === "number" ? raw.max : null,
+    unit: raw.unit ?? "",
+    help: raw.help ?? "",
+    values,
+    owner,
+  };
+}
+
+function entries(list, what) {
+  if (!Array.isArray(list) || list.length === 0) throw new Error(`catalog: no ${what} listed`);
+  return list.map((e) => {
+    if (typeof e?.name !== "string") throw new Error(`catalog: a ${what} entry has no name`);
+    return { name: e.name, help: e.help ?? "", tunables: (e.tunables ?? []).map((t) => tunable(t, e.name)) };
+  });
+}
+
+/**
+ * Checks and normalises the kernel's catalog. Tunables may sit under their scheduler or
+ * workload, or in one flat `tunables` list where the prefix before the dot names the owner.
+ */
+export function normalizeCatalog(raw) {
+  const scheds = entries(raw?.scheds ?? raw?.schedulers, "schedulers");
+  const workloads = entries(raw?.workloads, "workloads");
+  const common = [];
+  let maxHarts = MAX_HARTS;
+  for (const t of [...(raw.common ?? []), ...(raw.tunables ?? [])]) {
+    if (FIXED.includes(t?.name)) {
+      if (t.name === "smp" && typeof t.max === "number") maxHarts = Math.min(t.max, MAX_HARTS);
+      continue;
+    }
+    const prefix = t?.name?.split(".")[0];
+    const owner = [...scheds, ...workloads].find((e) => e.name === prefix && t.name.includes("."));
+    if (owner) owner.tunables.push(tunable(t, owner.name));
+    else common.push(tunable(t, null));
+  }
+  const byName = new Map();
+  for (const t of [...common, ...scheds.flatMap((s) => s.tunables), ...workloads.flatMap((w) => w.tunables)]) {
+    byName.set(t.name, t);
+  }
+  return { scheds, workloads, common, tunables: byName, maxHarts };
+}
+
+/** Why `value` is not acceptable for tunable `t`, or null. */
+export function checkValue(t, value) {
+  if (t.values) {
+    return t.values.includes(value) ? null : `${t.name}=${value} is not one of ${t.values.join(", ")}`;
+  }
+  if (t.type === "int") {
+    if (!/^-?\d+$/.test(value)) return `${t.name}=${value} is not a whole number`;
+    const n = Number(value);
+    if ((t.min !== null && n < t.min) || (t.max !== null && n > t.max)) {
+      return `${t.name}=${value} is outside ${t.min ?? "-∞"}..${t.max ?? "∞"}`;
+    }
+    return null;
+  }
+  return /^[A-Za-z0-9_.,:+\/-]*$/.test(value) ? null : `${t.name}=${value} contains characters the kernel does not accept`;
+}
+
+/**
+ * Reads a kernel command line into settings {sched, workload, smp, tunables: Map}. Every
+ * problem is collected into `errors` with a message that says what is accepted.
+ */
+export function parseArgs(text, catalog, defaults = {}) {
+  const settings = {
+    sched: defaults.sched ?? catalog.scheds[0].name,
+    workload: defaults.workload ?? catalog.workloads[0].name,
+    smp: defaults.smp ?? 1,
+    tunables: new Map(defaults.tunables ?? []),
+  };
+  const errors = [];
+  for (const word of String(text ?? "").split(/\s+/).filter(Boolean)) {
+    const eq = word.indexOf("=");
+    if (eq <= 0) {
+      errors.push(`"${word}" is not of the form name=value`);
+      continue;
+    }
+    const [key, value] = [word.slice(0, eq), word.slice(eq + 1)];
+    if (key === "sched" || key === "workload") {
+      const list = key === "sched" ? catalog.scheds : catalog.workloads;
+      if (list.some((e) => e.name === value)) settings[key] = value;
+      else errors.push(`${key}=${value} is unknown; choose one of ${list.map((e) => e.name).join(", ")}`);
+    } else if (key === "smp") {
+      const n = Number(value);
+      if (Number.isInteger(n) && n >= 1 && n <= catalog.maxHarts) settings.smp = n;
+      else errors.push(`smp=${value} must be a number of harts from 1 to ${catalog.maxHarts}`);
+    } else if (catalog.tunables.has(key)) {
+      const problem = checkValue(catalog.tunables.get(key), value);
+      if (problem) errors.push(problem);
+      else settings.tunables.set(key, value);
+    } else {
+      errors.push(`${key} is not a setting the kernel knows`);
+    }
+  }
+  return { settings, errors };
+}
+
+/** The tunables that apply to the chosen scheduler(s) and workload. */
+export function applicable(catalog, scheds, workload) {
+  return [
+    ...catalog.common,
+    ...catalog.scheds.filter((s) => scheds.includes(s.name)).flatMap((s) => s.tunables),
+    ...(catalog.workloads.find((w) => w.name === workload)?.tunables ?? []),
+  ];
+}
+
+/**
+ * The kernel command line for `settings` under scheduler `sched`: the fixed keys, then every
+ * applicable tunable that differs from its default, in catalog order (so equal settings give
+ * byte-equal lines).
+ */
+export function formatArgs(settings, catalog, sched = settings.sched) {
+  const words = FIXED.map((k) => `${k}=${k === "sched" ? sched : settings[k]}`);
+  for (const t of applicable(catalog, [sched], settings.workload)) {
+    const v = settings.tunables.get(t.name);
+    if (v !== undefined && v !== t.default) words.push(`${t.name}=${v}`);
+  }
+  return words.join(" ");
+}

@@ -1,0 +1,135 @@
+// The live charts of one run (Chart.js 4, loaded as the global `Chart`): completion time per
+// task, CPU time over emulated time, which task ran on which hart, and for workloads that
+// measure it a latency histogram. Each chart is a canvas with a label, and a table carries
+// the same numbers for screen readers. Redraws are coalesced to one per animation frame.
+
+const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#ff7f0e"];
+const colour = (tid) => PALETTE[(tid - 1 + PALETTE.length) % PALETTE.length];
+const fmtMs = (ns) => (ns === null || ns === undefined ? "" : (ns / 1e6).toFixed(3));
+
+function baseOptions(title, x, y) {
+  return {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    plugins: { title: { display: true, text: title }, legend: { display: true, position: "bottom" } },
+    scales: { x: { title: { display: true, text: x } }, y: { title: { display: true, text: y } } },
+  };
+}
+
+function canvasIn(parent, label) {
+  const box = document.createElement("div");
+  box.className = "rq-chart";
+  const canvas = document.createElement("canvas");
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", label);
+  box.append(canvas);
+  parent.append(box);
+  return { box, canvas };
+}
+
+export class RunCharts {
+  constructor(parent, model) {
+    this.model = model;
+    this.drawn = -1;
+    this.frame = 0;
+    const Chart = globalThis.Chart;
+    const grid = document.createElement("div");
+    grid.className = "rq-charts";
+    parent.append(grid);
+
+    this.completion = new Chart(canvasIn(grid, "Bar chart: completion time of each task").canvas, {
+      type: "bar",
+      data: { labels: [], datasets: [{ label: "finish time (ms)", data: [], backgroundColor: [] }] },
+      options: { ...baseOptions("Completion time per task", "task", "ms since the workload started"), plugins: { title: { display: true, text: "Completion time per task" }, legend: { display: false } } },
+    });
+    this.progress = new Chart(canvasIn(grid, "Line chart: CPU time each task received over emulated time").canvas, {
+      type: "line",
+      data: { datasets: [] },
+      options: {
+        ...baseOptions("Progress: CPU time received", "emulated time (ms)", "CPU time (ms)"),
+        parsing: false,
+        elements: { point: { radius: 0 }, line: { borderWidth: 2 } },
+        scales: { x: { type: "linear", title: { display: true, text: "emulated time (ms)" } }, y: { title: { display: true, text: "CPU time (ms)" } } },
+      },
+    });
+    this.timeline = new Chart(canvasIn(grid, "Timeline: which task ran on each hart").canvas, {
+      type: "bar",
+      data: { labels: [], datasets: [] },
+      options: {
+        ...baseOptions("Timeline per hart", "emulated time (ms)", "hart"),
+        indexAxis: "y",
+        grouped: false,
+        scales: { x: { type: "linear", title: { display: true, text: "emulated time (ms)" } }, y: { stacked: true } },
+      },
+    });
+    const lat = canvasIn(grid, "Histogram: wake-up latency in microseconds");
+    this.latencyBox = lat.box;
+    this.latencyBox.hidden = true;
+    this.latency = new Chart(lat.canvas, {
+      type: "bar",
+      data: { labels: [], datasets: [{ label: "samples", data: [], backgroundColor: "#1f77b4" }] },
+      options: { ...baseOptions("Latency histogram", "latency (µs)", "samples"), plugins: { title: { display: true, text: "Latency" }, legend: { display: false } } },
+    });
+
+    this.table = document.createElement("table");
+    this.table.className = "rq-table";
+    this.table.innerHTML = "<caption>Per-task figures</caption><thead><tr><th scope=\"col\">task</th>" +
+      "<th scope=\"col\">finish (ms)</th><th scope=\"col\">CPU (ms)</th></tr></thead><tbody></tbody>";
+    parent.append(this.table);
+  }
+
+  /** Asks for a redraw at the next frame; many calls in one frame cost one redraw. */
+  schedule() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  }
+
+  draw() {
+    const m = this.model;
+    if (m.version === this.drawn) return;
+    this.drawn = m.version;
+    const tasks = m.taskList();
+
+    const c = this.completion.data;
+    c.labels = tasks.map((t) => t.name);
+    c.datasets[0].data = tasks.map((t) => (t.finishNs === null ? null : t.finishNs / 1e6));
+    c.datasets[0].backgroundColor = tasks.map((t) => colour(t.tid));
+    this.completion.update("none");
+
+    this.progress.data.datasets = tasks.map((t) => ({ label: t.name, data: t.progress, borderColor: colour(t.tid), backgroundColor: colour(t.tid) }));
+    this.progress.update("none");
+
+    const harts = [...m.harts].sort((a, b) => a - b);
+    this.timeline.data.labels = harts.map((h) => `hart ${h}`);
+    this.timeline.data.datasets = tasks.map((t) => ({
+      label: t.name,
+      backgroundColor: colour(t.tid),
+      data: m.stints.filter((s) => s.tid === t.tid).map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: `hart ${s.hart}` })),
+    }));
+    this.timeline.update("none");
+
+    const lat = m.latencySummary();
+    this.latencyBox.hidden = !lat;
+    if (lat) {
+      this.latency.data.labels = lat.hist.map((_, i) => String(i));
+      this.latency.data.datasets[0].data = lat.hist;
+      this.latency.options.plugins.title.text = `Latency: min ${lat.min / 1000} µs, avg ${lat.avg / 1000} µs, max ${lat.max / 1000} µs`;
+      this.latency.update("none");
+    }
+
+    this.table.tBodies[0].replaceChildren(...tasks.map((t) => {
+      const row = document.createElement("tr");
+      for (const text of [t.name, fmtMs(t.finishNs), fmtMs(t.cpuNs)]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      return row;
+    }));
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    for (const chart of [this.completion, this.progress, this.timeline, this.latency]) chart.destroy();
+  }
+}

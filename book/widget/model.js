@@ -1,0 +1,138 @@
+// What the charts show, computed from trace events (docs/trace.md) as they arrive and
+// corrected by the RESULT line at the end. Pure data, no DOM: the unit tests run it in node.
+
+// Progress points closer together than this (emulated ns) are merged, so a long run of
+// short stints does not grow the progress chart without bound.
+const PROGRESS_STEP_NS = 250_000;
+// The timeline keeps at most this many stints; later ones are counted, not drawn.
+const MAX_STINTS = 6000;
+// Live latency bins are 1 µs wide; the last one collects everything slower.
+const MAX_LATENCY_BINS = 1000;
+
+const ms = (ns) => ns / 1e6;
+
+export class RunModel {
+  constructor() {
+    this.tasks = new Map(); // tid -> {tid, name, finishNs, cpuNs, progress: [{x, y}]}
+    this.startNs = null; // the first event's time: the workload's start
+    this.running = new Map(); // hart -> {tid, since}
+    this.stints = []; // {hart, tid, start, end} in ns since start
+    this.droppedStints = 0;
+    this.harts = new Set();
+    this.latency = { samples: [], hist: null, min: null, avg: null, max: null };
+    this.result = null;
+    this.version = 0; // bumped on every change, so views redraw only when needed
+  }
+
+  task(tid) {
+    let t = this.tasks.get(tid);
+    if (!t) {
+      t = { tid, name: `task ${tid}`, finishNs: null, cpuNs: 0, progress: [{ x: 0, y: 0 }] };
+      this.tasks.set(tid, t);
+    }
+    return t;
+  }
+
+  rel(e) {
+    return e.t - this.startNs;
+  }
+
+  /** Applies a batch of parsed events `{t, h, k, id, f}`. */
+  add(events) {
+    for (const e of events) {
+      this.startNs ??= e.t;
+      this.harts.add(e.h);
+      if (e.id === 0) continue; // the idle loop is not a task
+      const task = this.task(e.id);
+      switch (e.k) {
+        case "new":
+          if (typeof e.f.name === "string") task.name = e.f.name;
+          break;
+        case "in":
+          this.running.set(e.h, { tid: e.id, since: this.rel(e) });
+          break;
+        case "out":
+          this.switchOut(e, task);
+          break;
+        case "exit":
+          task.finishNs = this.rel(e);
+          this.addProgress(task, task.finishNs, true);
+          break;
+        case "mark":
+          if (typeof e.f.lat === "number") this.latency.samples.push(e.f.lat);
+          break;
+      }
+    }
+    if (events.length) this.version++;
+  }
+
+  switchOut(e, task) {
+    const now = this.rel(e);
+    const stint = this.running.get(e.h);
+    this.running.delete(e.h);
+    const start = stint?.tid === e.id ? stint.since : now - (typeof e.f.ran === "number" ? e.f.ran : 0);
+    task.cpuNs += typeof e.f.ran === "number" ? e.f.ran : now - start;
+    this.addProgress(task, now, e.f.why === "exit");
+    this.addStint(e.h, e.id, start, now);
+  }
+
+  addProgress(task, now, force) {
+    const last = task.progress[task.progress.length - 1];
+    const point = { x: ms(now), y: ms(task.cpuNs) };
+    if (force || ms(PROGRESS_STEP_NS) <= point.x - last.x) task.progress.push(point);
+    else task.progress[task.progress.length - 1] = point.x >= last.x ? point : last;
+  }
+
+  addStint(hart, tid, start, end) {
+    const prev = this.stints.findLast((s) => s.hart === hart);
+    if (prev && prev.tid === tid && prev.end === start) {
+      prev.end = end; // a task that yielded and got the hart straight back
+    } else if (this.stints.length < MAX_STINTS) {
+      this.stints.push({ hart, tid, start, end });
+    } else {
+      this.droppedStints++;
+    }
+  }
+
+  /** The RESULT line, authoritative for finish times and latency. */
+  setResult(result) {
+    this.result = result;
+    for (const r of result.tasks) {
+      const t = this.task(r.tid);
+      t.name = r.name;
+      t.finishNs = r.finish_ns;
+      t.cpuNs = r.cpu_ns;
+    }
+    const lats = result.tasks.map((t) => t.lat).filter(Boolean);
+    if (lats.length) {
+      const samples = lats.reduce((n, l) => n + l.samples, 0);
+      const width = Math.max(...lats.map((l) => l.hist_us.length));
+      this.latency.hist = Array.from({ length: width }, (_, i) => lats.reduce((n, l) => n + (l.hist_us[i] ?? 0), 0));
+      this.latency.min = Math.min(...lats.map((l) => l.min_ns));
+      this.latency.max = Math.max(...lats.map((l) => l.max_ns));
+      this.latency.avg = samples ? Math.round(lats.reduce((n, l) => n + l.avg_ns * l.samples, 0) / samples) : 0;
+    }
+    this.version++;
+  }
+
+  /** Tasks in tid order. */
+  taskList() {
+    return [...this.tasks.values()].sort((a, b) => a.tid - b.tid);
+  }
+
+  /** Latency histogram in 1 µs bins and min/avg/max in ns, live from marks until RESULT. */
+  latencySummary() {
+    const l = this.latency;
+    if (l.hist) return { hist: l.hist, min: l.min, avg: l.avg, max: l.max };
+    if (!l.samples.length) return null;
+    const hist = [];
+    let [min, max, sum] = [Infinity, -Infinity, 0];
+    for (const ns of l.samples) {
+      const bin = Math.min(Math.floor(ns / 1000), MAX_LATENCY_BINS - 1);
+      while (hist.length <= bin) hist.push(0);
+      hist[bin]++;
+      [min, max, sum] = [Math.min(min, ns), Math.max(max, ns), sum + ns];
+    }
+    return { hist, min, avg: Math.round(sum / l.samples.length), max };
+  }
+}

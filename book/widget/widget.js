@@ -1,0 +1,77 @@
+// Entry point, loaded on every page of the book (theme/head.hbs). It does nothing on pages
+// without experiments. Otherwise it loads the catalog, the terminal and the charts, and turns
+// each `<div class="rq-experiment" data-sched=… data-workload=… data-smp=… data-args=…>`
+// into a widget. No emulator starts until the reader presses Run, and the print page, which
+// holds every chapter at once, gets a short note instead of live widgets.
+
+const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
+
+function loadScript(url) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement("script");
+    s.src = url;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error(`${url} could not be loaded`));
+    document.head.append(s);
+  });
+}
+
+function describe(host) {
+  const d = host.dataset;
+  return [d.sched && `sched=${d.sched}`, d.workload && `workload=${d.workload}`, d.smp && `smp=${d.smp}`, d.args]
+    .filter(Boolean).join(" ");
+}
+
+function printNotes(hosts) {
+  for (const host of hosts) {
+    const note = document.createElement("p");
+    note.className = "rq-print-note";
+    note.textContent = `Interactive experiment (${describe(host)}): open this chapter in a browser to run it.`;
+    host.replaceChildren(note);
+  }
+}
+
+function showFailure(hosts, message) {
+  for (const host of hosts) {
+    const p = document.createElement("p");
+    p.className = "rq-alert";
+    p.setAttribute("role", "alert");
+    p.textContent = `This experiment cannot start: ${message}`;
+    host.replaceChildren(p);
+  }
+}
+
+async function mount() {
+  const hosts = [...document.querySelectorAll(".rq-experiment")];
+  if (!hosts.length) return;
+  if (document.querySelector('meta[name="robots"][content="noindex"]')) return printNotes(hosts);
+  const api = { experiments: [], ready: false };
+  globalThis.runqueue = api; // for the end-to-end tests and curious readers
+  try {
+    const [catalogRaw, { normalizeCatalog }, { Experiment }] = await Promise.all([
+      fetch(new URL("catalog.json", ASSETS)).then((r) => {
+        if (!r.ok) throw new Error(`the kernel's catalog could not be loaded (HTTP ${r.status})`);
+        return r.json();
+      }),
+      import("./catalog.js"),
+      import("./experiment.js"),
+      loadScript(new URL("vendor/chart.umd.min.js", ASSETS)),
+    ]);
+    const catalog = normalizeCatalog(catalogRaw);
+    const assets = { url: (name) => new URL(name, ASSETS) };
+    hosts.forEach((host, i) => api.experiments.push(new Experiment(host, i, catalog, assets)));
+    api.ready = true;
+  } catch (e) {
+    showFailure(hosts, e.message ?? String(e));
+  }
+}
+
+// mdBook 0.5's sidebar toggle is a <label> carrying aria-label and aria-expanded, which a
+// label may not have (axe: aria-allowed-attr, aria-prohibited-attr); as a button it may.
+function fixSidebarToggle() {
+  document.getElementById("mdbook-sidebar-toggle")?.setAttribute("role", "button");
+}
+
+fixSidebarToggle();
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
+else mount();

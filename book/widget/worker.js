@@ -1,0 +1,148 @@
+// The emulator's thread. It owns one wasm Session, runs it in slices so that messages from
+// the page (pause, input, speed) are seen between slices, and posts what each batch of
+// slices produced: console bytes, parsed trace events and progress. Protocol: docs/web.md.
+
+import init, { Session, Status } from "../pkg/runqueue_wasm.js";
+
+// A batch of slices ends after about this much wall time, so the page gets a steady stream
+// of updates and our message queue is read often enough for Pause to feel immediate.
+const BATCH_MS = 30;
+// Instructions per Session.run call: small enough to check the clock often.
+const SLICE = 2_000_000;
+
+let session = null;
+let running = false;
+let maxInsns = 0;
+let pace = 0; // instructions per wall second; 0 = as fast as possible
+const ready = init();
+
+const post = (msg, transfer = []) => postMessage(msg, transfer);
+const fail = (message) => {
+  running = false;
+  session = null;
+  post({ type: "error", message });
+};
+
+// Yields to the event loop without the 4 ms clamp nested timers get.
+const channel = new MessageChannel();
+let wake = null;
+channel.port1.onmessage = () => wake?.();
+const yieldNow = () => new Promise((r) => { wake = r; channel.port2.postMessage(0); });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function progress() {
+  return { instret: session.instret(), timeNs: session.time_ns() };
+}
+
+// Posts everything produced since the last flush.
+function flush() {
+  const bytes = session.take_console();
+  const events = JSON.parse(session.take_events());
+  post({ type: "output", console: bytes, events, ...progress() }, [bytes.buffer]);
+}
+
+function finish(status) {
+  running = false;
+  if (status === Status.Fault) {
+    post({ type: "error", message: `the machine stopped: ${session.fault()}`, ...progress() });
+    return;
+  }
+  let result = null;
+  let problem = null;
+  try {
+    result = session.result_json() ?? null;
+  } catch (e) {
+    problem = String(e.message ?? e);
+  }
+  post({ type: "done", exitCode: session.exit_code(), result, problem, ...progress() });
+}
+
+// Runs `limit` instructions at most, or until the batch's time is up. Returns the status.
+function batch(limit) {
+  const start = performance.now();
+  let done = 0;
+  let status = Status.Budget;
+  while (done < limit && status === Status.Budget) {
+    const left = maxInsns - session.instret();
+    if (left <= 0) break;
+    const before = session.instret();
+    status = session.run(Math.min(SLICE, limit - done, left));
+    done += session.instret() - before;
+    if (performance.now() - start > BATCH_MS) break;
+  }
+  return status;
+}
+
+function overBudget() {
+  if (session.instret() < maxInsns) return false;
+  const ms = (session.time_ns() / 1e6).toFixed(0);
+  fail(`the kernel did not shut down within ${maxInsns.toLocaleString("en")} instructions ` +
+    `(${ms} ms of emulated time), so it was stopped. Raise the instruction budget if it needs longer.`);
+  return true;
+}
+
+async function loop() {
+  while (running && session) {
+    const wallStart = performance.now();
+    const status = batch(pace ? Math.max(1, Math.round((pace * BATCH_MS) / 1000)) : Infinity);
+    flush();
+    if (status !== Status.Budget) return finish(status);
+    if (overBudget()) return;
+    if (pace) await sleep(Math.max(0, BATCH_MS - (performance.now() - wallStart)));
+    else await yieldNow();
+  }
+}
+
+const handlers = {
+  async boot({ elf, harts, bootargs, budget }) {
+    await ready;
+    running = false;
+    maxInsns = budget;
+    try {
+      session = new Session(new Uint8Array(elf), harts, bootargs);
+    } catch (e) {
+      return fail(String(e.message ?? e));
+    }
+    post({ type: "booted" });
+  },
+  run() {
+    if (!session || running) return;
+    running = true;
+    post({ type: "state", state: "running" });
+    loop().catch((e) => fail(`emulator error: ${e.message ?? e}`));
+  },
+  pause() {
+    running = false;
+    post({ type: "state", state: "paused", ...(session ? progress() : {}) });
+  },
+  step({ insns }) {
+    if (!session || running) return;
+    const status = batch(insns);
+    flush();
+    if (status !== Status.Budget) finish(status);
+    else if (!overBudget()) post({ type: "state", state: "paused", ...progress() });
+  },
+  speed({ ips }) {
+    pace = ips;
+  },
+  input({ bytes }) {
+    session?.push_input(bytes);
+  },
+  trace() {
+    if (!session) return;
+    try {
+      post({ type: "trace", json: session.chrome_trace() });
+    } catch (e) {
+      post({ type: "error", message: String(e.message ?? e) });
+    }
+  },
+};
+
+// Requests are handled one after another: `run` sent right after `boot` must wait for the
+// wasm module to load and the machine to boot.
+let queue = Promise.resolve();
+onmessage = ({ data }) => {
+  const handler = handlers[data?.type];
+  if (!handler) return post({ type: "error", message: `unknown request ${JSON.stringify(data?.type)}` });
+  queue = queue.then(() => handler(data)).catch((e) => fail(`emulator error: ${e.message ?? e}`));
+};

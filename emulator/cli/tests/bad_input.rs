@@ -1,0 +1,59 @@
+//! Bad input of every kind gets one clear message and a non-zero exit, never a panic or a hang.
+
+use std::process::{Command, Output};
+
+fn runqueue(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runqueue")).args(args).output().expect("the runqueue binary runs")
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("runqueue-bad-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Asserts a refusal: the exit code, a message mentioning `needle`, and no panic.
+fn assert_refused(out: &Output, code: i32, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "stderr: {stderr}");
+    assert!(stderr.to_lowercase().contains(&needle.to_lowercase()), "expected {needle:?} in: {stderr}");
+    assert!(!stderr.contains("panicked"), "panicked: {stderr}");
+}
+
+#[test]
+fn files_that_are_not_kernels() {
+    assert_refused(&runqueue(&["run", "/nonexistent/kernel.elf"]), 125, "cannot read ELF");
+    assert_refused(&runqueue(&["run", &temp_file("text.elf", b"hello, not an elf")]), 125, "cannot boot");
+    assert_refused(&runqueue(&["run", &temp_file("empty.elf", b"")]), 125, "cannot boot");
+    let truncated = &runqueue::run::KERNEL[..100];
+    assert_refused(&runqueue(&["run", &temp_file("truncated.elf", truncated)]), 125, "cannot boot");
+    let mut wrong_machine = runqueue::run::KERNEL.to_vec();
+    wrong_machine[18] = 0x3e; // EM_X86_64
+    assert_refused(&runqueue(&["run", &temp_file("x86.elf", &wrong_machine)]), 125, "cannot boot");
+}
+
+#[test]
+fn bad_flags_and_sizes() {
+    assert_refused(&runqueue(&["run", "--smp", "0"]), 125, "hart");
+    assert_refused(&runqueue(&["run", "--smp", "99"]), 125, "hart");
+    assert_refused(&runqueue(&["run", "--mem", "0"]), 125, "cannot boot");
+    assert_refused(&runqueue(&["run", "--append", "smp=lots"]), 125, "smp=lots");
+    assert_refused(&runqueue(&["run", "--bogus"]), 2, "--bogus");
+    assert_refused(&runqueue(&["run", "--max-insns", "ten"]), 2, "ten");
+}
+
+#[test]
+fn a_guest_that_runs_too_long_is_stopped() {
+    let out = runqueue(&["run", "--max-insns", "100000", "--append", "sched=cfs workload=spin"]);
+    assert_refused(&out, 124, "did not shut down within 100000 instructions");
+}
+
+#[test]
+fn a_kernel_argument_error_is_the_kernels_exit_code() {
+    let out = runqueue(&["run", "--append", "sched=nonsense workload=spin"]);
+    assert_eq!(out.status.code(), Some(2));
+    let console = String::from_utf8_lossy(&out.stdout);
+    assert!(console.contains("nonsense") && console.contains("cfs"), "the kernel names the bad value and the choices: {console}");
+}

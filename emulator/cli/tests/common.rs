@@ -1,0 +1,51 @@
+//! Running the bundled kernel for the integration tests.
+
+use runqueue::run::{KERNEL, execute};
+use runqueue_emu::Config;
+use runqueue_report::{Event, RunResult, console, trace};
+
+/// Enough for every workload at its defaults, far from a hang.
+const BUDGET: u64 = 3_000_000_000;
+
+pub struct Run {
+    pub result: RunResult,
+    pub events: Vec<Event>,
+    pub console: String,
+}
+
+/// Boots the kernel with `append` (which names `smp=` when it wants more than one hart).
+pub fn kernel(append: &str) -> Run {
+    let harts = append
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("smp="))
+        .map_or(1, |n| n.parse().expect("smp= is a number"));
+    let config = Config { harts, bootargs: append.into(), ..Config::default() };
+    let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    assert_eq!(out.exit_code, 0, "`{append}` exited {}:\n{}", out.exit_code, out.console);
+    let json = console::result_json(&out.console).unwrap_or_else(|| panic!("`{append}` printed no RESULT:\n{}", out.console));
+    let result = RunResult::parse(json).unwrap();
+    let events = trace::parse(&out.trace).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    Run { result, events, console: out.console }
+}
+
+impl Run {
+    pub fn iterations(&self) -> Vec<u64> {
+        self.result.tasks.iter().map(|t| t.iterations).collect()
+    }
+
+    pub fn cpu(&self) -> Vec<u64> {
+        self.result.tasks.iter().map(|t| t.cpu_ns).collect()
+    }
+
+    pub fn finish(&self) -> Vec<u64> {
+        self.result.tasks.iter().map(|t| t.finish_ns).collect()
+    }
+}
+
+/// (max - min) / mean of some positive figures.
+pub fn spread(values: &[u64]) -> f64 {
+    let max = *values.iter().max().unwrap() as f64;
+    let min = *values.iter().min().unwrap() as f64;
+    let mean = values.iter().sum::<u64>() as f64 / values.len() as f64;
+    (max - min) / mean
+}

@@ -1,0 +1,89 @@
+//! The qualitative outcomes the seed reports claim, checked on the real kernel on the emulator.
+//! Each test names the claim and where it comes from; the figures are ours, the shapes theirs.
+
+mod common;
+use common::{Run, kernel, spread};
+
+/// The task that did the most work: the long task of `realtime` and `occupy`.
+fn long_task(run: &Run) -> usize {
+    let cpu = run.cpu();
+    (0..cpu.len()).max_by_key(|&i| cpu[i]).unwrap()
+}
+
+/// 001, sched-fairness-unequal: "cfs gives each process a count roughly inverse to its
+/// work (49, 24, 15, 12)".
+#[test]
+fn fairness_unequal_cfs_counts_are_inverse_to_work() {
+    let it = kernel("sched=cfs workload=fairness-unequal").iterations();
+    for (i, &n) in it.iter().enumerate() {
+        let expected = it[0] as f64 / (i + 1) as f64;
+        let error = (n as f64 - expected).abs() / expected;
+        assert!(error < 0.25, "task {i}: {n} iterations, expected about {expected:.0} (all: {it:?})");
+    }
+}
+
+/// 001, sched-fairness-unequal: "sjf is very unfair: process 0 took almost everything
+/// (135, 10, 6, 4)".
+#[test]
+fn fairness_unequal_sjf_lets_the_shortest_task_take_the_cpu() {
+    let run = kernel("sched=sjf workload=fairness-unequal");
+    let cpu = run.cpu();
+    let share = cpu[0] as f64 / cpu.iter().sum::<u64>() as f64;
+    assert!(share > 0.6, "the shortest task had {:.0}% of the CPU: {cpu:?}", share * 100.0);
+}
+
+/// 001, sched-realtime: "cfs, sjf and mlfq finish the short tasks long before the long one;
+/// rr and fifo do not".
+#[test]
+fn realtime_short_tasks_finish_first_only_under_responsive_policies() {
+    for sched in ["cfs", "sjf", "mlfq", "fifo", "rr"] {
+        let run = kernel(&format!("sched={sched} workload=realtime"));
+        let long = long_task(&run);
+        let finish = run.finish();
+        let last_short = finish.iter().enumerate().filter(|(i, _)| *i != long).map(|(_, f)| *f).max().unwrap();
+        let ratio = last_short as f64 / finish[long] as f64;
+        match sched {
+            "fifo" | "rr" => assert!(ratio > 0.9, "{sched}: short tasks done at {ratio:.2} of the long task's finish: {finish:?}"),
+            _ => assert!(ratio < 0.6, "{sched}: short tasks done only at {ratio:.2} of the long task's finish: {finish:?}"),
+        }
+    }
+}
+
+/// 001, sched-occupy: "rr and fifo finish the long task first (about 2020 ms); cfs, sjf and
+/// mlfq much later (4828, 6740, 5416 ms)".
+#[test]
+fn occupy_fifo_and_rr_finish_the_long_task_first() {
+    let long_finish = |sched: &str| {
+        let run = kernel(&format!("sched={sched} workload=occupy"));
+        let long = long_task(&run);
+        let finish = run.finish();
+        (finish[long], finish.iter().enumerate().all(|(i, f)| i == long || *f > finish[long]))
+    };
+    let (cfs, _) = long_finish("cfs");
+    for sched in ["fifo", "rr"] {
+        let (t, first) = long_finish(sched);
+        assert!(first, "{sched}: the long task was not the first to finish");
+        assert!((t as f64) < 0.7 * cfs as f64, "{sched}: long task at {t} ns, cfs {cfs} ns");
+    }
+    for sched in ["sjf", "mlfq"] {
+        let (t, _) = long_finish(sched);
+        assert!(t as f64 > 0.9 * cfs as f64, "{sched}: long task at {t} ns, sooner than under cfs ({cfs} ns)");
+    }
+}
+
+/// 004: "ten endless loops under CFS: after 20 s the most and least favoured differ by 0.3 s"
+/// (1.5%).
+#[test]
+fn spin_cfs_shares_the_cpu_within_a_few_percent() {
+    let cpu = kernel("sched=cfs workload=spin").cpu();
+    assert!(spread(&cpu) < 0.05, "CPU times spread {:.1}%: {cpu:?}", spread(&cpu) * 100.0);
+}
+
+/// 004: "8 ms work, 1 ms sleep: the max-min loop difference was 9 with FAIR_SLEEPERS and 33
+/// without".
+#[test]
+fn intr_spreads_wider_without_fair_sleepers() {
+    let on = kernel("sched=cfs workload=intr").iterations();
+    let off = kernel("sched=cfs workload=intr cfs.features=NO_FAIR_SLEEPERS").iterations();
+    assert!(spread(&off) > spread(&on), "spread with FAIR_SLEEPERS {on:?}, without {off:?}");
+}

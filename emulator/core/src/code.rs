@@ -1,0 +1,54 @@
+//! Decoded-instruction cache: one array of ops per physical RAM page, filled lazily, one slot
+//! per halfword. Stores into a page holding code reset the slots they overlap.
+
+use crate::bus::{Bus, PAGE_SIZE, RAM_BASE};
+use crate::decode::Op;
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+pub const SLOTS: usize = (PAGE_SIZE / 2) as usize;
+
+pub struct Page {
+    pub ops: [Op; SLOTS],
+}
+
+pub struct CodeCache {
+    pages: Vec<Option<Box<Page>>>,
+}
+
+impl CodeCache {
+    pub fn new(ram_bytes: u64) -> CodeCache {
+        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect() }
+    }
+
+    /// The decoded page for RAM page number `page`, created (empty) on first use.
+    pub fn page(&mut self, page: usize, bus: &mut Bus) -> Option<&mut Page> {
+        let slot = self.pages.get_mut(page)?;
+        if slot.is_none() {
+            bus.mark_code_page(page);
+            *slot = Some(Box::new(Page { ops: [Op::UNDECODED; SLOTS] }));
+        }
+        slot.as_deref_mut()
+    }
+
+    /// Applies the stores recorded in `bus.code_writes`.
+    pub fn apply_writes(&mut self, bus: &mut Bus) {
+        for (pa, len) in bus.code_writes.drain(..) {
+            // A 32-bit instruction starting up to 2 bytes before the store overlaps it.
+            let first = pa.saturating_sub(2).max(RAM_BASE) - RAM_BASE;
+            let last = pa.saturating_add(len.max(1)) - 1 - RAM_BASE;
+            for half in first / 2..=last / 2 {
+                let page = (half * 2 / PAGE_SIZE) as usize;
+                if let Some(Some(p)) = self.pages.get_mut(page) {
+                    p.ops[half as usize % SLOTS] = Op::UNDECODED;
+                }
+            }
+        }
+    }
+
+    /// Drops everything (restore, host writes of unknown extent).
+    pub fn clear(&mut self, bus: &mut Bus) {
+        self.pages.iter_mut().for_each(|p| *p = None);
+        bus.clear_code_pages();
+    }
+}

@@ -1,0 +1,462 @@
+//! The interpreter: runs blocks of pre-decoded ops within one code page.
+//!
+//! Interrupts, the timer and the hart's instruction limit are looked at only between blocks.
+//! A block ends on leaving the page, on anything that may change interrupt state or
+//! translation (CSR writes, xRET, device stores, stores into code, fences, traps), when the
+//! limit is reached, and when the hart's timer deadline arrives. Since nothing inside a block
+//! can make an interrupt newly pending, checking at block starts is exact and deterministic.
+
+use crate::bus::{le_read, le_write, Bus, PAGE_SIZE};
+use crate::code::{CodeCache, Page, SLOTS};
+use crate::csr::CsrOp;
+use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
+use crate::hart::{cause, mstatus, Hart, RunState, Trap, PRV_M, PRV_S, PRV_U};
+
+/// Why a hart stopped running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// It ran its limit.
+    Limit,
+    /// It executed `wfi` with nothing pending.
+    Wait,
+    /// S-mode `ecall` with the emulator as firmware: the pc is at the ecall.
+    Sbi,
+    /// A device ended the run (exit code or fault recorded in the bus).
+    Halt,
+    /// The trap handler itself cannot be fetched (it would trap forever).
+    TrapLoop,
+}
+
+/// How a block ended, or what a slow-path op asks the block loop to do.
+enum Step {
+    /// Continue at this pc (stays in the block if it is on the same page).
+    Go(u64),
+    /// The pc is set; end the block.
+    End(u64),
+    Trap(Trap),
+    Wait(u64),
+}
+
+const ILLEGAL: Step = Step::Trap(Trap { cause: cause::ILLEGAL, tval: 0 });
+
+impl Hart {
+    #[inline(always)]
+    fn r(&self, i: u8) -> u64 {
+        self.x[i as usize]
+    }
+
+    #[inline(always)]
+    fn w(&mut self, i: u8, v: u64) {
+        self.x[i as usize] = v;
+    }
+
+    /// Runs at most `limit` ticks (retired instructions and traps).
+    pub fn run(&mut self, bus: &mut Bus, code: &mut CodeCache, limit: u64) -> Exit {
+        let end = self.ticks + limit;
+        loop {
+            if !bus.code_writes.is_empty() {
+                code.apply_writes(bus);
+            }
+            if self.tlb_epoch != bus.code_epoch {
+                self.tlb.flush_writes();
+                self.tlb_epoch = bus.code_epoch;
+            }
+            if bus.exit.is_some() || bus.fault.is_some() {
+                return Exit::Halt;
+            }
+            if self.ticks >= end {
+                return Exit::Limit;
+            }
+            if let Some(c) = self.pending_interrupt(bus) {
+                self.trap(c, 0);
+                self.ticks += 1;
+                continue;
+            }
+            let mut stop = end;
+            let deadline = bus.timer_deadline(self.id);
+            let now = self.now();
+            if deadline > now {
+                stop = stop.min(self.ticks.saturating_add(deadline - now));
+            }
+            let page_off = match self.fetch_page(bus, self.pc) {
+                Ok(off) => off,
+                Err(t) => {
+                    if self.just_trapped {
+                        return Exit::TrapLoop;
+                    }
+                    self.ticks += 1;
+                    if let Some(exit) = self.take(t) {
+                        return exit;
+                    }
+                    continue;
+                }
+            };
+            self.just_trapped = false;
+            let Some(page) = code.page(page_off / PAGE_SIZE as usize, bus) else {
+                return Exit::TrapLoop;
+            };
+            match self.block(bus, page, page_off, stop) {
+                Step::Trap(t) => {
+                    if let Some(exit) = self.take(t) {
+                        return exit;
+                    }
+                }
+                Step::Wait(_) => {
+                    self.state = RunState::Waiting;
+                    return Exit::Wait;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Takes an exception, unless it is an SBI call for the emulator.
+    fn take(&mut self, t: Trap) -> Option<Exit> {
+        if self.firmware && t.cause == cause::ECALL_S {
+            return Some(Exit::Sbi);
+        }
+        self.trap(t.cause, t.tval);
+        None
+    }
+
+    /// Runs ops from one page until the block ends; leaves `pc` and `ticks` up to date.
+    /// The hot ops are inline here, in a function of its own, so `pc` and the counters
+    /// stay in registers.
+    #[inline(never)]
+    fn block(&mut self, bus: &mut Bus, page: &mut Page, page_off: usize, stop: u64) -> Step {
+        use Kind::*;
+        let mut pc = self.pc;
+        let mut n = self.ticks;
+        let result = 'block: loop {
+            if n >= stop {
+                break Step::End(pc);
+            }
+            let idx = ((pc as usize) >> 1) % SLOTS;
+            let mut op = page.ops[idx];
+            n += 1;
+            // Re-dispatch after decoding a slot or fetching a page-straddling instruction.
+            loop {
+                let next = pc.wrapping_add(op.len as u64);
+                let imm = op.imm as i64 as u64;
+                let a = self.r(op.rs1);
+                let b = self.r(op.rs2);
+                let addr = a.wrapping_add(imm);
+                macro_rules! go {
+                    ($t:expr) => {{
+                        let t = $t;
+                        let same_page = (t ^ pc) >> 12 == 0;
+                        pc = t;
+                        if same_page {
+                            continue 'block;
+                        }
+                        break 'block Step::End(t);
+                    }};
+                }
+                macro_rules! set {
+                    ($v:expr) => {{
+                        let v = $v;
+                        self.w(op.rd, v);
+                        go!(next)
+                    }};
+                }
+                macro_rules! setw {
+                    ($v:expr) => {{
+                        let v: u32 = $v;
+                        set!(v as i32 as i64 as u64)
+                    }};
+                }
+                macro_rules! branch {
+                    ($cond:expr) => {
+                        go!(if $cond { pc.wrapping_add(imm) } else { next })
+                    };
+                }
+                macro_rules! load {
+                    ($n:literal, $ext:expr) => {
+                        match self.load::<$n>(bus, addr) {
+                            Ok(v) => set!($ext(v)),
+                            Err(t) => break 'block Step::Trap(t),
+                        }
+                    };
+                }
+                macro_rules! store {
+                    ($n:literal) => {
+                        match self.store::<$n>(bus, addr, b) {
+                            Ok(false) => go!(next),
+                            Ok(true) => {
+                                pc = next;
+                                break 'block Step::End(next);
+                            }
+                            Err(t) => break 'block Step::Trap(t),
+                        }
+                    };
+                }
+                match op.kind {
+                    Addi => set!(addr),
+                    Add => set!(a.wrapping_add(b)),
+                    Lui => set!(imm),
+                    Auipc => set!(pc.wrapping_add(imm)),
+                    Jal => {
+                        self.w(op.rd, next);
+                        go!(pc.wrapping_add(imm))
+                    }
+                    Jalr => {
+                        self.w(op.rd, next);
+                        go!(addr & !1)
+                    }
+                    Beq => branch!(a == b),
+                    Bne => branch!(a != b),
+                    Blt => branch!((a as i64) < (b as i64)),
+                    Bge => branch!((a as i64) >= (b as i64)),
+                    Bltu => branch!(a < b),
+                    Bgeu => branch!(a >= b),
+                    Lb => load!(1, |v: u64| v as i8 as i64 as u64),
+                    Lh => load!(2, |v: u64| v as i16 as i64 as u64),
+                    Lw => load!(4, |v: u64| v as i32 as i64 as u64),
+                    Ld => load!(8, |v: u64| v),
+                    Lbu => load!(1, |v: u64| v),
+                    Lhu => load!(2, |v: u64| v),
+                    Lwu => load!(4, |v: u64| v),
+                    Sb => store!(1),
+                    Sh => store!(2),
+                    Sw => store!(4),
+                    Sd => store!(8),
+                    Slti => set!(((a as i64) < (imm as i64)) as u64),
+                    Sltiu => set!((a < imm) as u64),
+                    Xori => set!(a ^ imm),
+                    Ori => set!(a | imm),
+                    Andi => set!(a & imm),
+                    Slli => set!(a << (imm & 63)),
+                    Srli => set!(a >> (imm & 63)),
+                    Srai => set!(((a as i64) >> (imm & 63)) as u64),
+                    Sub => set!(a.wrapping_sub(b)),
+                    Sll => set!(a << (b & 63)),
+                    Slt => set!(((a as i64) < (b as i64)) as u64),
+                    Sltu => set!((a < b) as u64),
+                    Xor => set!(a ^ b),
+                    Srl => set!(a >> (b & 63)),
+                    Sra => set!(((a as i64) >> (b & 63)) as u64),
+                    Or => set!(a | b),
+                    And => set!(a & b),
+                    Addiw => setw!(addr as u32),
+                    Slliw => setw!((a as u32) << (imm & 31)),
+                    Srliw => setw!((a as u32) >> (imm & 31)),
+                    Sraiw => setw!(((a as i32) >> (imm & 31)) as u32),
+                    Addw => setw!((a as u32).wrapping_add(b as u32)),
+                    Subw => setw!((a as u32).wrapping_sub(b as u32)),
+                    Sllw => setw!((a as u32) << (b & 31)),
+                    Srlw => setw!((a as u32) >> (b & 31)),
+                    Sraw => setw!(((a as i32) >> (b & 31)) as u32),
+                    Mul => set!(a.wrapping_mul(b)),
+                    Mulh => set!(((a as i64 as i128 * b as i64 as i128) >> 64) as u64),
+                    Mulhsu => set!(((a as i64 as i128).wrapping_mul(b as i128) >> 64) as u64),
+                    Mulhu => set!(((a as u128 * b as u128) >> 64) as u64),
+                    Div => set!(div(a as i64, b as i64) as u64),
+                    Divu => set!(a.checked_div(b).unwrap_or(u64::MAX)),
+                    Rem => set!(rem(a as i64, b as i64) as u64),
+                    Remu => set!(if b == 0 { a } else { a % b }),
+                    Mulw => setw!((a as u32).wrapping_mul(b as u32)),
+                    Divw => setw!(div(a as i32 as i64, b as i32 as i64) as u32),
+                    Divuw => setw!((a as u32).checked_div(b as u32).unwrap_or(u32::MAX)),
+                    Remw => setw!(rem(a as i32 as i64, b as i32 as i64) as u32),
+                    Remuw => setw!(if b as u32 == 0 { a as u32 } else { a as u32 % b as u32 }),
+                    Fence => go!(next),
+                    Undecoded => {
+                        op = decode_at(bus, page_off, pc);
+                        page.ops[idx] = op;
+                        continue;
+                    }
+                    Straddle => match self.fetch_straddle(bus, pc) {
+                        Ok(full) => {
+                            op = full;
+                            continue;
+                        }
+                        Err(t) => break 'block Step::Trap(t),
+                    },
+                    Illegal => break 'block Step::Trap(Trap::new(cause::ILLEGAL, op.imm as u32 as u64)),
+                    _ => match self.step_system(bus, op, pc, next) {
+                        Step::Go(t) => go!(t),
+                        Step::End(t) => {
+                            pc = t;
+                            break 'block Step::End(t);
+                        }
+                        Step::Wait(t) => {
+                            pc = t;
+                            break 'block Step::Wait(t);
+                        }
+                        trap @ Step::Trap(_) => break 'block trap,
+                    },
+                }
+            }
+        };
+        self.pc = pc;
+        self.ticks = n;
+        result
+    }
+
+    /// The less frequent ops: atomics, CSRs, privileged instructions.
+    #[inline(never)]
+    fn step_system(&mut self, bus: &mut Bus, op: Op, pc: u64, next: u64) -> Step {
+        use Kind::*;
+        let a = self.r(op.rs1);
+        let csr = |kind, source, skip| (op.imm as u16 & 0xfff, source, kind, skip);
+        let (addr, source, kind, skip) = match op.kind {
+            Csrrw => csr(CsrOp::Write, a, false),
+            Csrrs => csr(CsrOp::Set, a, op.rs1 == 0),
+            Csrrc => csr(CsrOp::Clear, a, op.rs1 == 0),
+            Csrrwi => csr(CsrOp::Write, op.rs1 as u64, false),
+            Csrrsi => csr(CsrOp::Set, op.rs1 as u64, op.rs1 == 0),
+            Csrrci => csr(CsrOp::Clear, op.rs1 as u64, op.rs1 == 0),
+            _ => return self.step_privileged(bus, op, pc, next),
+        };
+        match self.csr_instruction(bus, addr, op.rd as usize, source, kind, skip) {
+            Ok(false) => Step::Go(next),
+            Ok(true) => Step::End(next),
+            Err(_) => Step::Trap(Trap::new(cause::ILLEGAL, self.raw_bits(op))),
+        }
+    }
+
+    /// The instruction bits for `mtval` on an illegal CSR access: re-encoded from the op.
+    fn raw_bits(&self, op: Op) -> u64 {
+        let f3 = match op.kind {
+            Kind::Csrrw => 1,
+            Kind::Csrrs => 2,
+            Kind::Csrrc => 3,
+            Kind::Csrrwi => 5,
+            Kind::Csrrsi => 6,
+            _ => 7,
+        };
+        let rd = if op.rd == crate::decode::ZERO_SINK { 0 } else { op.rd as u64 };
+        ((op.imm as u64 & 0xfff) << 20) | ((op.rs1 as u64) << 15) | (f3 << 12) | (rd << 7) | 0x73
+    }
+
+    fn step_privileged(&mut self, bus: &mut Bus, op: Op, pc: u64, next: u64) -> Step {
+        use Kind::*;
+        match op.kind {
+            Ecall => Step::Trap(Trap::new(cause::ECALL_U + self.prv as u64, 0)),
+            Ebreak => Step::Trap(Trap::new(cause::BREAKPOINT, pc)),
+            FenceI => Step::End(next),
+            SfenceVma => match self.check_sfence() {
+                Ok(()) => {
+                    self.tlb.flush();
+                    Step::End(next)
+                }
+                Err(t) => Step::Trap(t),
+            },
+            Mret if self.prv == PRV_M => {
+                self.mret();
+                Step::End(self.pc)
+            }
+            Sret if self.prv == PRV_M || (self.prv == PRV_S && self.csr.mstatus & mstatus::TSR == 0) => {
+                self.sret();
+                Step::End(self.pc)
+            }
+            Mret | Sret => ILLEGAL,
+            Wfi => {
+                let trapped = self.prv == PRV_U || (self.prv == PRV_S && self.csr.mstatus & mstatus::TW != 0);
+                if trapped {
+                    ILLEGAL
+                } else if self.wake_pending(bus) {
+                    Step::End(next)
+                } else {
+                    Step::Wait(next)
+                }
+            }
+            _ => match self.atomic(bus, op) {
+                Ok(true) => Step::End(next),
+                Ok(false) => Step::Go(next),
+                Err(t) => Step::Trap(t),
+            },
+        }
+    }
+
+    /// LR/SC and AMOs. SC succeeds while the reserved word still holds the value LR saw (as
+    /// QEMU does), which is enough since harts interleave only between blocks.
+    fn atomic(&mut self, bus: &mut Bus, op: Op) -> Result<bool, Trap> {
+        use Kind::*;
+        let va = self.r(op.rs1);
+        let src = self.r(op.rs2);
+        let (size, lr, sc) = match op.kind {
+            LrW => (4, true, false),
+            ScW => (4, false, true),
+            LrD => (8, true, false),
+            ScD => (8, false, true),
+            k if (k as u8) < (LrD as u8) => (4, false, false),
+            _ => (8, false, false),
+        };
+        let off = self.atomic_target(bus, va, size, lr)?;
+        let read = |bus: &Bus| if size == 4 { le_read::<4>(&bus.ram[off..]) as i32 as i64 as u64 } else { le_read::<8>(&bus.ram[off..]) };
+        let old = read(bus);
+        let pa = crate::bus::RAM_BASE + off as u64;
+        if lr {
+            self.reservation = Some((pa, old));
+            self.w(op.rd, old);
+            return Ok(false);
+        }
+        let new = if sc {
+            let ok = self.reservation.take() == Some((pa, old));
+            self.w(op.rd, (!ok) as u64);
+            if !ok {
+                return Ok(false);
+            }
+            src
+        } else {
+            self.w(op.rd, old);
+            let (o, s) = if size == 4 { (old as i32 as i64, src as i32 as i64) } else { (old as i64, src as i64) };
+            let (uo, us) = if size == 4 { (old as u32 as u64, src as u32 as u64) } else { (old, src) };
+            match op.kind {
+                AmoSwapW | AmoSwapD => src,
+                AmoAddW | AmoAddD => old.wrapping_add(src),
+                AmoXorW | AmoXorD => old ^ src,
+                AmoAndW | AmoAndD => old & src,
+                AmoOrW | AmoOrD => old | src,
+                AmoMinW | AmoMinD => o.min(s) as u64,
+                AmoMaxW | AmoMaxD => o.max(s) as u64,
+                AmoMinuW | AmoMinuD => uo.min(us),
+                _ => uo.max(us),
+            }
+        };
+        if size == 4 {
+            le_write::<4>(&mut bus.ram[off..], new);
+        } else {
+            le_write::<8>(&mut bus.ram[off..], new);
+        }
+        Ok(bus.note_ram_write(pa, size))
+    }
+
+    /// A 32-bit instruction whose upper half is on the next page: fetched and decoded each
+    /// time, since that page's mapping and contents are not part of this page's cache.
+    #[inline(never)]
+    fn fetch_straddle(&mut self, bus: &mut Bus, pc: u64) -> Result<Op, Trap> {
+        let mut bits = 0u32;
+        for i in 0..2u64 {
+            let va = pc.wrapping_add(2 * i);
+            let pa = self.translate(bus, va, crate::mmu::Access::Fetch)?;
+            let off = bus.ram_offset(pa, 2).ok_or(Trap::new(cause::FETCH_ACCESS, va))?;
+            bits |= (le_read::<2>(&bus.ram[off..]) as u32) << (16 * i);
+        }
+        Ok(decode32(bits))
+    }
+}
+
+/// Decodes the instruction at `pc`, whose page starts at RAM offset `page_off`.
+#[cold]
+#[inline(never)]
+fn decode_at(bus: &Bus, page_off: usize, pc: u64) -> Op {
+    let at = page_off + (pc as usize & (PAGE_SIZE as usize - 1));
+    let low = le_read::<2>(&bus.ram[at..]) as u16;
+    if !is_full_width(low) {
+        return decode16(low);
+    }
+    if pc & 0xfff == 0xffe {
+        return Op::STRADDLE;
+    }
+    decode32(le_read::<4>(&bus.ram[at..]) as u32)
+}
+
+fn div(a: i64, b: i64) -> i64 {
+    if b == 0 { -1 } else { a.wrapping_div(b) }
+}
+
+fn rem(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { a.wrapping_rem(b) }
+}

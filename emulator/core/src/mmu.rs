@@ -1,0 +1,255 @@
+//! Address translation (Sv39, hardware-updated A/D bits) and the software TLBs that make a
+//! RAM access a tag compare plus an add.
+//!
+//! A TLB tag is `vpn << 4 | ctx`, where the context says how the page was checked: the
+//! effective privilege plus SUM and MXR, or [`BARE`] when no translation applies. So a
+//! privilege or mstatus change needs no flush; satp writes and sfence.vma flush everything.
+
+use crate::bus::{le_read, le_write, Bus, PAGE_SIZE, RAM_BASE};
+use crate::hart::{cause, Hart, Trap, PRV_S, PRV_U};
+
+pub const BARE: u64 = 0xf;
+const ENTRIES: usize = 256;
+const CTX_SUM: u64 = 1 << 2;
+const CTX_MXR: u64 = 1 << 3;
+
+const PTE_V: u64 = 1 << 0;
+const PTE_R: u64 = 1 << 1;
+const PTE_W: u64 = 1 << 2;
+const PTE_X: u64 = 1 << 3;
+const PTE_U: u64 = 1 << 4;
+const PTE_A: u64 = 1 << 6;
+const PTE_D: u64 = 1 << 7;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Access {
+    Fetch,
+    Load,
+    Store,
+}
+
+impl Access {
+    fn page_fault(self, va: u64) -> Trap {
+        let c = match self {
+            Access::Fetch => cause::FETCH_PAGE,
+            Access::Load => cause::LOAD_PAGE,
+            Access::Store => cause::STORE_PAGE,
+        };
+        Trap::new(c, va)
+    }
+
+    pub fn access_fault(self, va: u64) -> Trap {
+        let c = match self {
+            Access::Fetch => cause::FETCH_ACCESS,
+            Access::Load => cause::LOAD_ACCESS,
+            Access::Store => cause::STORE_ACCESS,
+        };
+        Trap::new(c, va)
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Entry {
+    tag: u64,
+    /// `va + addend` is the offset into RAM.
+    addend: u64,
+}
+
+const EMPTY: Entry = Entry { tag: u64::MAX, addend: 0 };
+
+pub struct Tlb {
+    read: [Entry; ENTRIES],
+    write: [Entry; ENTRIES],
+    fetch: [Entry; ENTRIES],
+}
+
+#[inline(always)]
+fn key(va: u64, ctx: u64) -> (usize, u64) {
+    let vpn = va >> 12;
+    ((vpn as usize) % ENTRIES, (vpn << 4) | ctx)
+}
+
+impl Tlb {
+    pub fn new() -> Tlb {
+        Tlb { read: [EMPTY; ENTRIES], write: [EMPTY; ENTRIES], fetch: [EMPTY; ENTRIES] }
+    }
+
+    pub fn flush(&mut self) {
+        *self = Tlb::new();
+    }
+
+    pub fn flush_writes(&mut self) {
+        self.write = [EMPTY; ENTRIES];
+    }
+
+    fn table(&mut self, access: Access) -> &mut [Entry; ENTRIES] {
+        match access {
+            Access::Fetch => &mut self.fetch,
+            Access::Load => &mut self.read,
+            Access::Store => &mut self.write,
+        }
+    }
+}
+
+impl Default for Tlb {
+    fn default() -> Self {
+        Tlb::new()
+    }
+}
+
+impl Hart {
+    /// Translates `va` for `access` (no TLB).
+    pub fn translate(&mut self, bus: &mut Bus, va: u64, access: Access) -> Result<u64, Trap> {
+        let ctx = if access == Access::Fetch { self.fetch_ctx } else { self.data_ctx };
+        if ctx == BARE {
+            return Ok(va);
+        }
+        // Sv39: bits 63..39 must equal bit 38.
+        if ((va << 25) as i64 >> 25) as u64 != va {
+            return Err(access.page_fault(va));
+        }
+        let prv = (ctx & 3) as u8;
+        let mut table = (self.csr.satp & ((1 << 44) - 1)) << 12;
+        for level in (0..3).rev() {
+            let pte_addr = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8;
+            let Some(off) = bus.ram_offset(pte_addr, 8) else {
+                return Err(access.access_fault(va));
+            };
+            let pte = le_read::<8>(&bus.ram[off..]);
+            if pte & PTE_V == 0 || (pte & PTE_R == 0 && pte & PTE_W != 0) || pte >> 54 != 0 {
+                return Err(access.page_fault(va));
+            }
+            let ppn = (pte >> 10) & ((1 << 44) - 1);
+            if pte & (PTE_R | PTE_X) == 0 {
+                table = ppn << 12;
+                continue;
+            }
+            let allowed = match access {
+                Access::Fetch => pte & PTE_X != 0,
+                Access::Load => pte & PTE_R != 0 || (ctx & CTX_MXR != 0 && pte & PTE_X != 0),
+                Access::Store => pte & PTE_W != 0,
+            };
+            let user_ok = match prv {
+                PRV_U => pte & PTE_U != 0,
+                PRV_S => pte & PTE_U == 0 || (access != Access::Fetch && ctx & CTX_SUM != 0),
+                _ => true,
+            };
+            let low_ppn_mask = (1u64 << (9 * level)) - 1;
+            if !allowed || !user_ok || ppn & low_ppn_mask != 0 {
+                return Err(access.page_fault(va));
+            }
+            let dirty = if access == Access::Store { PTE_D } else { 0 };
+            if pte & (PTE_A | dirty) != PTE_A | dirty {
+                le_write::<8>(&mut bus.ram[off..], pte | PTE_A | dirty);
+                bus.note_ram_write(pte_addr, 8);
+            }
+            let page = (ppn & !low_ppn_mask) | ((va >> 12) & low_ppn_mask);
+            return Ok((page << 12) | (va & 0xfff));
+        }
+        Err(access.page_fault(va))
+    }
+
+    /// Translates `va` and, if it is ordinary RAM, remembers the page in the TLB. Returns the
+    /// physical address.
+    fn translate_fill(&mut self, bus: &mut Bus, va: u64, access: Access) -> Result<u64, Trap> {
+        let pa = self.translate(bus, va, access)?;
+        let page_pa = pa & !(PAGE_SIZE - 1);
+        if bus.ram_offset(page_pa, PAGE_SIZE).is_some() {
+            let page = ((page_pa - RAM_BASE) / PAGE_SIZE) as usize;
+            if access != Access::Store || !bus.is_watched_page(page) {
+                let ctx = if access == Access::Fetch { self.fetch_ctx } else { self.data_ctx };
+                let (i, tag) = key(va, ctx);
+                let addend = (page_pa - RAM_BASE).wrapping_sub(va & !(PAGE_SIZE - 1));
+                self.tlb.table(access)[i] = Entry { tag, addend };
+            }
+        }
+        Ok(pa)
+    }
+
+    /// The RAM offset of the page holding `pc` for fetching.
+    #[inline(always)]
+    pub fn fetch_page(&mut self, bus: &mut Bus, pc: u64) -> Result<usize, Trap> {
+        let (i, tag) = key(pc, self.fetch_ctx);
+        let e = self.tlb.fetch[i];
+        if e.tag == tag {
+            return Ok(pc.wrapping_add(e.addend) as usize & !(PAGE_SIZE as usize - 1));
+        }
+        let pa = self.translate_fill(bus, pc, Access::Fetch)?;
+        match bus.ram_offset(pa & !(PAGE_SIZE - 1), PAGE_SIZE) {
+            Some(off) => Ok(off),
+            None => Err(Trap::new(cause::FETCH_ACCESS, pc)),
+        }
+    }
+
+    /// Loads `N` bytes (zero-extended).
+    #[inline(always)]
+    pub fn load<const N: usize>(&mut self, bus: &mut Bus, va: u64) -> Result<u64, Trap> {
+        let (i, tag) = key(va, self.data_ctx);
+        let e = self.tlb.read[i];
+        if e.tag == tag && (va & 0xfff) as usize <= PAGE_SIZE as usize - N {
+            let off = va.wrapping_add(e.addend) as usize;
+            if let Some(bytes) = bus.ram.get(off..off + N) {
+                return Ok(le_read::<N>(bytes));
+            }
+        }
+        self.load_slow(bus, va, N)
+    }
+
+    #[inline(never)]
+    fn load_slow(&mut self, bus: &mut Bus, va: u64, size: usize) -> Result<u64, Trap> {
+        if (va & 0xfff) as usize + size > PAGE_SIZE as usize {
+            let mut value = 0;
+            for i in 0..size as u64 {
+                value |= self.load::<1>(bus, va.wrapping_add(i))? << (8 * i);
+            }
+            return Ok(value);
+        }
+        let pa = self.translate_fill(bus, va, Access::Load)?;
+        let mtime = self.mtime();
+        bus.read(pa, size, mtime).ok_or(Trap::new(cause::LOAD_ACCESS, va))
+    }
+
+    /// Stores `N` bytes; `Ok(true)` when the store hit a device or code, ending the block.
+    #[inline(always)]
+    pub fn store<const N: usize>(&mut self, bus: &mut Bus, va: u64, value: u64) -> Result<bool, Trap> {
+        let (i, tag) = key(va, self.data_ctx);
+        let e = self.tlb.write[i];
+        if e.tag == tag && (va & 0xfff) as usize <= PAGE_SIZE as usize - N {
+            let off = va.wrapping_add(e.addend) as usize;
+            if let Some(bytes) = bus.ram.get_mut(off..off + N) {
+                le_write::<N>(bytes, value);
+                return Ok(false);
+            }
+        }
+        self.store_slow(bus, va, N, value)
+    }
+
+    #[inline(never)]
+    fn store_slow(&mut self, bus: &mut Bus, va: u64, size: usize, value: u64) -> Result<bool, Trap> {
+        if (va & 0xfff) as usize + size > PAGE_SIZE as usize {
+            // Check both pages first so a fault leaves memory untouched.
+            let last = va.wrapping_add(size as u64 - 1);
+            self.translate(bus, va, Access::Store)?;
+            self.translate(bus, last, Access::Store)?;
+            let mut end_block = false;
+            for i in 0..size as u64 {
+                end_block |= self.store::<1>(bus, va.wrapping_add(i), value >> (8 * i))?;
+            }
+            return Ok(end_block);
+        }
+        let pa = self.translate_fill(bus, va, Access::Store)?;
+        bus.write(pa, size, value).ok_or(Trap::new(cause::STORE_ACCESS, va))
+    }
+
+    /// Physical RAM offset for an atomic access of `size` bytes: aligned, translated for a
+    /// store (LR: for a load), and in RAM.
+    pub fn atomic_target(&mut self, bus: &mut Bus, va: u64, size: u64, lr: bool) -> Result<usize, Trap> {
+        let access = if lr { Access::Load } else { Access::Store };
+        if va % size != 0 {
+            let c = if lr { cause::LOAD_MISALIGNED } else { cause::STORE_MISALIGNED };
+            return Err(Trap::new(c, va));
+        }
+        let pa = self.translate(bus, va, access)?;
+        bus.ram_offset(pa, size).ok_or(access.access_fault(va))
+    }
+}

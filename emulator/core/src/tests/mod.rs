@@ -1,0 +1,4 @@
+//! Unit tests that need the crate's internals; programs are hand-encoded with `enc`.
+
+mod enc;
+mod smoke;

@@ -1,0 +1,48 @@
+//! Trace events for the page, as compact JSON the Worker can post straight to the charts:
+//! `[{"t":time_ns,"h":hart,"k":"in","id":tid,"f":{"why":"exit","ran":1000}}, ...]`.
+//! Integer field values become numbers, as in the Chrome trace export.
+
+use runqueue_report::trace::{self, ParseError};
+use serde_json::{Map, Value, json};
+
+/// Parses whole trace lines (`text`, whose first line is line `first_line` of the stream).
+pub fn to_json(text: &str, first_line: usize) -> Result<String, ParseError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        let e = trace::parse_line(line, first_line + i)?;
+        let fields: Map<String, Value> = e
+            .fields
+            .iter()
+            .map(|(k, v)| (k.clone(), v.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::from(v.as_str()))))
+            .collect();
+        out.push(json!({"t": e.time_ns, "h": e.hart, "k": e.kind.as_str(), "id": e.tid, "f": fields}));
+    }
+    Ok(Value::Array(out).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_keep_their_fields_and_numbers() {
+        let json = to_json("T 1500 1 out 3 why=preempt ran=1000\n\nT 2000 0 new 4 name=long\n", 1).unwrap();
+        let v: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 2);
+        assert_eq!(v[0]["t"], 1500);
+        assert_eq!(v[0]["k"], "out");
+        assert_eq!(v[0]["f"]["ran"], 1000);
+        assert_eq!(v[0]["f"]["why"], "preempt");
+        assert_eq!(v[1]["f"]["name"], "long");
+    }
+
+    #[test]
+    fn a_bad_line_names_its_number_in_the_whole_stream() {
+        let err = to_json("T 1 0 in 1\ngarbage\n", 41).unwrap_err();
+        assert_eq!(err.line, 42);
+    }
+}

@@ -1,0 +1,135 @@
+//! Runqueue's machine for the browser. The book's Web Worker drives a [`Session`] in slices:
+//! it runs the emulator, collects the console and the trace, and parses both with
+//! `runqueue-report`, the same code the CLI uses, so the page shows exactly what
+//! `runqueue run` prints.
+
+mod events;
+
+use runqueue_emu::{Config, Machine, Stop};
+use runqueue_report::{RunResult, chrome, console, trace};
+use wasm_bindgen::prelude::*;
+
+/// How the last [`Session::run`] ended, as the Worker sees it.
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The slice's instruction budget ran out; call `run` again to continue.
+    Budget = 0,
+    /// The guest shut down; see `exit_code`.
+    Exit = 1,
+    /// The machine stopped on a fault; see `fault`.
+    Fault = 2,
+}
+
+/// One booted machine plus everything it has printed so far.
+#[wasm_bindgen]
+pub struct Session {
+    machine: Machine,
+    console: Vec<u8>,
+    /// Complete trace lines, kept whole for the Perfetto download.
+    trace: String,
+    /// Trace bytes after the last newline, waiting for the rest of their line.
+    partial: Vec<u8>,
+    /// Where the trace lines not yet handed out by `take_events` start: byte offset, line number.
+    unread: (usize, usize),
+    fault: Option<String>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// Boots `elf` on `harts` harts with the kernel command line `bootargs`. Anything wrong
+    /// with the file or the configuration comes back as an error with the loader's message.
+    #[wasm_bindgen(constructor)]
+    pub fn new(elf: &[u8], harts: u32, bootargs: String) -> Result<Session, JsError> {
+        let config = Config { harts: harts as usize, bootargs, ..Config::default() };
+        let machine = Machine::new(config, elf).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
+        Ok(Session {
+            machine,
+            console: Vec::new(),
+            trace: String::new(),
+            partial: Vec::new(),
+            unread: (0, 1),
+            fault: None,
+        })
+    }
+
+    /// Runs at most about `budget` more instructions (all harts together).
+    pub fn run(&mut self, budget: f64) -> Status {
+        let stop = self.machine.run(budget.max(0.0) as u64);
+        self.collect_trace();
+        match stop {
+            Stop::Budget => Status::Budget,
+            Stop::Exit(_) => Status::Exit,
+            Stop::Fault(fault) => {
+                self.fault = Some(format!("{fault}"));
+                Status::Fault
+            }
+        }
+    }
+
+    /// Console bytes printed since the last call.
+    pub fn take_console(&mut self) -> Vec<u8> {
+        let fresh = self.machine.take_console();
+        self.console.extend_from_slice(&fresh);
+        fresh
+    }
+
+    /// Trace events completed since the last call, as a JSON array (see `events.rs`).
+    pub fn take_events(&mut self) -> Result<String, JsError> {
+        let (offset, line) = self.unread;
+        let fresh = &self.trace[offset..];
+        let json = events::to_json(fresh, line).map_err(|e| JsError::new(&e.to_string()))?;
+        self.unread = (self.trace.len(), line + fresh.lines().count());
+        Ok(json)
+    }
+
+    pub fn push_input(&mut self, bytes: &[u8]) {
+        self.machine.push_input(bytes);
+    }
+
+    /// Instructions retired so far, all harts (exact below 2^53).
+    pub fn instret(&self) -> f64 {
+        self.machine.instret() as f64
+    }
+
+    /// Emulated time in nanoseconds.
+    pub fn time_ns(&self) -> f64 {
+        self.machine.time_ns() as f64
+    }
+
+    pub fn exit_code(&self) -> Option<i32> {
+        self.machine.exit_code()
+    }
+
+    /// What stopped the machine, after `run` returned `Status::Fault`.
+    pub fn fault(&self) -> Option<String> {
+        self.fault.clone()
+    }
+
+    /// The JSON of the console's RESULT line, byte for byte as the kernel printed it, or
+    /// `undefined` when there is none yet. An error when the line does not match the schema.
+    pub fn result_json(&self) -> Result<Option<String>, JsError> {
+        let text = String::from_utf8_lossy(&self.console);
+        let split = console::split(&text);
+        let Some(json) = console::result_json(&split.console) else { return Ok(None) };
+        RunResult::parse(json).map_err(|e| JsError::new(&e))?;
+        Ok(Some(json.to_string()))
+    }
+
+    /// The whole trace so far in Chrome trace-event JSON, for Perfetto.
+    pub fn chrome_trace(&self) -> Result<String, JsError> {
+        let events = trace::parse(&self.trace).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(chrome::to_json(&events))
+    }
+}
+
+impl Session {
+    /// Moves the machine's trace bytes into `trace`, whole lines only.
+    fn collect_trace(&mut self) {
+        self.partial.extend_from_slice(&self.machine.take_trace());
+        if let Some(end) = self.partial.iter().rposition(|&b| b == b'\n') {
+            let lines: Vec<u8> = self.partial.drain(..=end).collect();
+            self.trace.push_str(&String::from_utf8_lossy(&lines));
+        }
+    }
+}

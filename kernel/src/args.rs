@@ -1,0 +1,297 @@
+//! The boot command line (`docs/platform.md`, contract 3). One table of tunables drives both
+//! the parser and the `catalog` the book builds its controls from, so they cannot drift.
+
+use crate::sched::{SCHEDULERS, SchedSpec};
+use crate::workload::{WORKLOADS, WorkloadSpec};
+use core::fmt;
+
+pub const MAX_LIST: usize = 16;
+const MAX_GIVEN: usize = 32;
+
+#[derive(Clone, Copy)]
+pub enum Kind {
+    Int { min: i64, max: i64 },
+    /// `p/q` (or a plain 0 or 1) between 0 and 1.
+    Fraction,
+    /// Comma-separated integers, each in `min..=max`.
+    List { min: i64, max: i64 },
+    /// Comma-separated feature names, each turning one on, or off with a `NO_` prefix; applied
+    /// over the default set, like writes to Linux's `sched_features`.
+    Features(&'static [&'static str]),
+    Choice(&'static [&'static str]),
+}
+
+/// One tunable: its name, what values it takes, and how the book should present it.
+pub struct Tunable {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub default: &'static str,
+    pub unit: &'static str,
+    pub help: &'static str,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct IntList {
+    pub items: [i64; MAX_LIST],
+    pub len: usize,
+}
+
+impl IntList {
+    pub fn as_slice(&self) -> &[i64] {
+        &self.items[..self.len]
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Value {
+    Int(i64),
+    Fraction(u64, u64),
+    List(IntList),
+    /// Bit i set = feature i of the tunable's list is on.
+    Features(u32),
+    Choice(usize),
+}
+
+/// The command-line settings everything else is built from.
+pub struct Settings {
+    pub args: &'static str,
+    pub sched: &'static SchedSpec,
+    pub workload: &'static WorkloadSpec,
+    given: [Option<(&'static Tunable, Value)>; MAX_GIVEN],
+}
+
+/// Settings every run has, whatever its scheduler and workload.
+pub const GLOBAL: &[Tunable] = &[
+    Tunable { name: "smp", kind: Kind::Int { min: 1, max: crate::hart::MAX_HARTS as i64 }, default: "1", unit: "harts", help: "harts that run tasks (QEMU and the emulator must provide at least this many)" },
+    Tunable { name: "seed", kind: Kind::Int { min: 0, max: u32::MAX as i64 }, default: "0", unit: "", help: "seed for anything random in a workload (reported in RESULT)" },
+    Tunable { name: "trace", kind: Kind::Choice(&["on", "off"]), default: "on", unit: "", help: "emit trace events (trace device, or @-lines on the UART)" },
+    Tunable { name: "tick_us", kind: Kind::Int { min: 100, max: 100_000 }, default: "1000", unit: "us", help: "period of each hart's scheduler tick" },
+    crate::workload::NICE,
+];
+
+pub const DEFAULT_SCHED: &str = "cfs";
+pub const DEFAULT_WORKLOAD: &str = "fairness-unequal";
+
+pub enum ArgError {
+    NotKeyValue(&'static str),
+    UnknownSched(&'static str),
+    UnknownWorkload(&'static str),
+    UnknownKey(&'static str),
+    Duplicate(&'static str),
+    BadValue(&'static Tunable, &'static str),
+    TooMany,
+    /// A combination the tables cannot express (e.g. a list whose length must match another).
+    Invalid(&'static str, &'static str),
+}
+
+fn names<T>(out: &mut fmt::Formatter, items: &[T], name: impl Fn(&T) -> &str) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        write!(out, "{}{}", if i == 0 { "" } else { ", " }, name(item))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match *self {
+            ArgError::NotKeyValue(w) => write!(f, "argument '{w}' is not NAME=VALUE (or the word 'catalog')"),
+            ArgError::UnknownSched(s) => {
+                write!(f, "unknown scheduler '{s}'; accepted: ")?;
+                names(f, SCHEDULERS, |s| s.name)
+            }
+            ArgError::UnknownWorkload(w) => {
+                write!(f, "unknown workload '{w}'; accepted: ")?;
+                names(f, WORKLOADS, |w| w.name)
+            }
+            ArgError::UnknownKey(k) => {
+                write!(f, "unknown argument '{k}'; accepted: sched, workload, ")?;
+                names(f, GLOBAL, |t| t.name)?;
+                for s in SCHEDULERS.iter().filter(|s| !s.tunables.is_empty()) {
+                    write!(f, ", ")?;
+                    names(f, s.tunables, |t| t.name)?;
+                }
+                write!(f, ", and the chosen workload's: ")?;
+                names(f, WORKLOADS, |w| w.name)?;
+                write!(f, " (see 'catalog')")
+            }
+            ArgError::Duplicate(k) => write!(f, "argument '{k}' given twice"),
+            ArgError::BadValue(t, v) => {
+                write!(f, "bad value '{v}' for {}: expected ", t.name)?;
+                describe_kind(f, t)
+            }
+            ArgError::TooMany => write!(f, "too many arguments (at most {MAX_GIVEN})"),
+            ArgError::Invalid(name, why) => write!(f, "{name}: {why}"),
+        }
+    }
+}
+
+fn describe_kind(f: &mut fmt::Formatter, t: &Tunable) -> fmt::Result {
+    let unit = if t.unit.is_empty() { "" } else { " " };
+    match t.kind {
+        Kind::Int { min, max } => write!(f, "an integer in {min}..={max}{unit}{}", t.unit),
+        Kind::Fraction => write!(f, "a fraction p/q between 0 and 1, e.g. 1/16"),
+        Kind::List { min, max } => {
+            write!(f, "1 to {MAX_LIST} comma-separated integers in {min}..={max}{unit}{}", t.unit)
+        }
+        Kind::Features(all) => {
+            write!(f, "comma-separated features, each NAME or NO_NAME, from: ")?;
+            names(f, all, |n| n)
+        }
+        Kind::Choice(all) => {
+            write!(f, "one of: ")?;
+            names(f, all, |n| n)
+        }
+    }
+}
+
+fn parse_int(text: &str) -> Option<i64> {
+    let (neg, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let v = digits.bytes().fold(0i64, |acc, b| acc * 10 + (b - b'0') as i64);
+    Some(if neg { -v } else { v })
+}
+
+/// Parses `text` as a value of `t`; `None` when it is not one.
+pub fn parse_value(t: &Tunable, text: &str) -> Option<Value> {
+    match t.kind {
+        Kind::Int { min, max } => parse_int(text).filter(|v| (min..=max).contains(v)).map(Value::Int),
+        Kind::Fraction => {
+            let (p, q) = text.split_once('/').unwrap_or((text, "1"));
+            let (p, q) = (parse_int(p)?, parse_int(q)?);
+            (p >= 0 && q > 0 && p <= q && q <= 1 << 20).then_some(Value::Fraction(p as u64, q as u64))
+        }
+        Kind::List { min, max } => {
+            let mut list = IntList { items: [0; MAX_LIST], len: 0 };
+            for item in text.split(',') {
+                let v = parse_int(item).filter(|v| (min..=max).contains(v))?;
+                *list.items.get_mut(list.len)? = v;
+                list.len += 1;
+            }
+            Some(Value::List(list))
+        }
+        Kind::Features(all) => apply_features(all, apply_features(all, 0, t.default)?, text).map(Value::Features),
+        Kind::Choice(all) => all.iter().position(|c| *c == text).map(Value::Choice),
+    }
+}
+
+/// `base` with each comma-separated `NAME` (on) or `NO_NAME` (off) in `text` applied.
+fn apply_features(all: &[&str], base: u32, text: &str) -> Option<u32> {
+    let mut on = base;
+    for item in text.split(',').filter(|i| !i.is_empty()) {
+        let (enable, name) = match item.strip_prefix("NO_") {
+            Some(name) => (false, name),
+            None => (true, item),
+        };
+        let bit = 1u32 << all.iter().position(|f| *f == name)?;
+        on = if enable { on | bit } else { on & !bit };
+    }
+    Some(on)
+}
+
+/// A tunable's default value; every default is checked by `check_defaults` (run by `catalog`).
+fn default_value(t: &'static Tunable) -> Value {
+    parse_value(t, t.default).unwrap_or(Value::Int(0))
+}
+
+impl Settings {
+    /// Parses the whole command line. `catalog` is handled by the caller before this.
+    pub fn parse(args: &'static str) -> Result<Settings, ArgError> {
+        let mut sched_name = DEFAULT_SCHED;
+        let mut workload_name = DEFAULT_WORKLOAD;
+        for word in args.split_ascii_whitespace() {
+            let (key, value) = word.split_once('=').ok_or(ArgError::NotKeyValue(word))?;
+            match key {
+                "sched" => sched_name = value,
+                "workload" => workload_name = value,
+                _ => {}
+            }
+        }
+        let sched = SCHEDULERS.iter().find(|s| s.name == sched_name).ok_or(ArgError::UnknownSched(sched_name))?;
+        let workload =
+            WORKLOADS.iter().find(|w| w.name == workload_name).ok_or(ArgError::UnknownWorkload(workload_name))?;
+        let mut settings = Settings { args, sched, workload, given: [None; MAX_GIVEN] };
+        let mut count = 0;
+        for word in args.split_ascii_whitespace() {
+            let (key, value) = word.split_once('=').ok_or(ArgError::NotKeyValue(word))?;
+            if key == "sched" || key == "workload" {
+                continue;
+            }
+            let t = settings.tunable(key).ok_or(ArgError::UnknownKey(key))?;
+            if settings.given.iter().flatten().any(|(g, _)| g.name == key) {
+                return Err(ArgError::Duplicate(key));
+            }
+            let v = parse_value(t, value).ok_or(ArgError::BadValue(t, value))?;
+            *settings.given.get_mut(count).ok_or(ArgError::TooMany)? = Some((t, v));
+            count += 1;
+        }
+        Ok(settings)
+    }
+
+    /// The tunable called `name` among the globals, every scheduler's, and this workload's.
+    fn tunable(&self, name: &str) -> Option<&'static Tunable> {
+        let scheds = SCHEDULERS.iter().flat_map(|s| s.tunables.iter());
+        GLOBAL.iter().chain(scheds).chain(self.workload.tunables.iter()).find(|t| t.name == name)
+    }
+
+    fn value(&self, name: &str) -> Value {
+        if let Some((_, v)) = self.given.iter().flatten().find(|(t, _)| t.name == name) {
+            return *v;
+        }
+        self.tunable(name).map(default_value).unwrap_or(Value::Int(0))
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        match self.value(name) {
+            Value::Int(v) => v,
+            Value::Choice(i) => i as i64,
+            _ => 0,
+        }
+    }
+
+    pub fn fraction(&self, name: &str) -> (u64, u64) {
+        match self.value(name) {
+            Value::Fraction(p, q) => (p, q),
+            _ => (0, 1),
+        }
+    }
+
+    pub fn list(&self, name: &str) -> IntList {
+        match self.value(name) {
+            Value::List(l) => l,
+            Value::Int(v) => IntList { items: [v; MAX_LIST], len: 1 },
+            _ => IntList { items: [0; MAX_LIST], len: 0 },
+        }
+    }
+
+    pub fn features(&self, name: &str) -> u32 {
+        match self.value(name) {
+            Value::Features(bits) => bits,
+            _ => 0,
+        }
+    }
+
+    pub fn smp(&self) -> usize {
+        self.int("smp") as usize
+    }
+
+    pub fn trace_on(&self) -> bool {
+        self.int("trace") == 0
+    }
+}
+
+/// Checks every default in every table parses; `catalog` refuses to describe a broken table.
+pub fn check_defaults() -> Result<(), &'static str> {
+    let scheds = SCHEDULERS.iter().flat_map(|s| s.tunables.iter());
+    let works = WORKLOADS.iter().flat_map(|w| w.tunables.iter());
+    for t in GLOBAL.iter().chain(scheds).chain(works) {
+        if parse_value(t, t.default).is_none() {
+            return Err(t.name);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,425 @@
+//! The scheduler core: the task table, the per-hart scheduler loop, ticks, sleeps and
+//! wakeups, and the calls workload tasks make. The core does all accounting (CPU, wait,
+//! switches, iterations, finish) and emits every trace event; the policy only decides.
+//!
+//! Switching follows xv6: a task gives its hart back to that hart's scheduler loop, which
+//! then picks the next task. The leaving task is put back in the run queue only after its
+//! registers are saved (back in the loop), so no other hart can pick it up half-saved.
+//! One spinlock (`KERNEL`) guards the task table and the policy, like xv6's global run queue.
+
+use crate::arch::{self, swtch};
+use crate::hart::{self, Leave, MAX_HARTS};
+use crate::line::Line;
+use crate::lock::SpinLock;
+use crate::sched::{Enqueue, Policy, fifo::Fifo};
+use crate::task::{self, Entry, MAX_TASKS, State, Task, Tid};
+use crate::{power, report, sbi, trace};
+use core::sync::atomic::{AtomicU64, Ordering};
+
+/// What the final report says about the run.
+#[derive(Clone, Copy)]
+pub struct RunInfo {
+    pub args: &'static str,
+    pub sched: &'static str,
+    pub workload: &'static str,
+    pub smp: usize,
+    pub seed: u64,
+}
+
+pub struct Kernel {
+    pub tasks: [Task; MAX_TASKS],
+    /// Tids 1..=count are in use.
+    pub count: usize,
+    live: usize,
+    policy: Policy,
+    /// The task on each hart (0: idle).
+    current: [Tid; MAX_HARTS],
+    harts: usize,
+    tick_ns: u64,
+    pub run: RunInfo,
+    /// Hash of the last `state` each task reported, to emit only changes.
+    milestone: [u64; MAX_TASKS],
+}
+
+pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
+    tasks: [Task::FREE; MAX_TASKS],
+    count: 0,
+    live: 0,
+    policy: Policy::Fifo(Fifo::new()),
+    current: [0; MAX_HARTS],
+    harts: 1,
+    tick_ns: 1_000_000,
+    run: RunInfo { args: "", sched: "", workload: "", smp: 1, seed: 0 },
+    milestone: [0; MAX_TASKS],
+});
+
+/// When the workload started (absolute ns): tasks measure their run time from here.
+static START_NS: AtomicU64 = AtomicU64::new(0);
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+impl Kernel {
+    /// Installs the policy and the run's parameters; called once, before any task exists.
+    pub fn configure(&mut self, policy: Policy, run: RunInfo, tick_ns: u64) {
+        self.policy = policy;
+        self.harts = run.smp;
+        self.run = run;
+        self.tick_ns = tick_ns;
+    }
+
+    /// Creates a runnable task; `Err` when the table is full.
+    pub fn spawn(&mut self, name: &str, index: Option<usize>, nice: i32, entry: Entry, args: [u64; 4]) -> Result<Tid, usize> {
+        let tid = self.count + 1;
+        if tid >= MAX_TASKS {
+            return Err(MAX_TASKS - 1);
+        }
+        self.count = tid;
+        self.live += 1;
+        let now = arch::now_ns();
+        let t = &mut self.tasks[tid];
+        *t = Task::new(tid, nice, (1 << self.harts) - 1, entry, args, now);
+        t.set_name(name, index);
+        task::prepare(tid, trampoline);
+        self.policy.get().enqueue(&self.tasks[tid], Enqueue::New, now);
+        let (policy, t) = (self.policy.view(), &self.tasks[tid]);
+        trace::event(now, "new", tid, |l| {
+            l.push(" name=").push(t.name()).push(" class=").push(policy.class());
+            if t.nice != 0 {
+                l.field_int("nice", t.nice as i64);
+            }
+            policy.describe(tid, l);
+        });
+        self.milestone[tid] = self.milestone_hash(tid);
+        Ok(tid)
+    }
+
+    fn milestone_hash(&self, tid: Tid) -> u64 {
+        let mut line = Line::new();
+        self.policy.view().milestone(tid, &mut line);
+        fnv(line.as_bytes())
+    }
+
+    /// Emits a `state` event if the policy's milestone for `tid` changed since the last one.
+    fn note_milestone(&mut self, tid: Tid, now: u64) {
+        let hash = self.milestone_hash(tid);
+        if hash != self.milestone[tid] {
+            self.milestone[tid] = hash;
+            let policy = self.policy.view();
+            trace::event(now, "state", tid, |l| policy.milestone(tid, l));
+        }
+    }
+
+    /// Hands the CPU time `tid` used since its last charge to the accounting and the policy.
+    fn charge(&mut self, tid: Tid, now: u64) {
+        let t = &mut self.tasks[tid];
+        let ran = now.saturating_sub(t.charged_at);
+        t.charged_at = now;
+        t.cpu_ns += ran;
+        t.stint_ns += ran;
+        self.policy.get().charge(&self.tasks[tid], ran, now);
+    }
+
+    /// Asks the policy for `hart`'s next task and switches the books to it.
+    fn pick(&mut self, hart: usize, now: u64) -> Option<Tid> {
+        let Kernel { tasks, policy, .. } = self;
+        let allowed = |t: Tid| t < MAX_TASKS && tasks[t].allowed & (1 << hart) != 0;
+        let tid = policy.get().pick_next(hart, now, &allowed)?;
+        if tid == 0 || tid > self.count || self.tasks[tid].state != State::Runnable {
+            crate::println!("kernel bug: scheduler '{}' picked task {tid}, which is not runnable", self.run.sched);
+            power::exit(3);
+        }
+        self.current[hart] = tid;
+        let t = &mut self.tasks[tid];
+        t.state = State::Running(hart);
+        t.wait_ns += now.saturating_sub(t.runnable_since);
+        t.switches += 1;
+        t.switched_in_at = now;
+        t.charged_at = now;
+        t.stint_ns = 0;
+        hart::get(hart).need_resched.store(false, Ordering::Relaxed);
+        let policy = self.policy.view();
+        trace::event(now, "in", tid, |l| policy.describe(tid, l));
+        Some(tid)
+    }
+
+    /// Books the end of `hart`'s current task's stint, for the reason it gave.
+    fn switch_out(&mut self, hart: usize, why: Leave, now: u64) {
+        let tid = self.current[hart];
+        self.current[hart] = 0;
+        self.charge(tid, now);
+        let ran = now.saturating_sub(self.tasks[tid].switched_in_at);
+        let label = match why {
+            Leave::Preempted => "preempt",
+            Leave::Yielded => "yield",
+            Leave::Sleep(_) => "sleep",
+            Leave::Exit => "exit",
+        };
+        trace::event(now, "out", tid, |l| {
+            l.push(" why=").push(label).field("ran", ran);
+        });
+        let t = &mut self.tasks[tid];
+        match why {
+            Leave::Preempted | Leave::Yielded => {
+                t.state = State::Runnable;
+                t.runnable_since = now;
+                let reason = if why == Leave::Preempted { Enqueue::Preempted } else { Enqueue::Yielded };
+                self.policy.get().enqueue(&self.tasks[tid], reason, now);
+            }
+            Leave::Sleep(until) => {
+                t.state = State::Sleeping { until, hart };
+                self.policy.get().block(&self.tasks[tid], now);
+                self.program_timer(hart);
+            }
+            Leave::Exit => {
+                t.state = State::Exited;
+                t.exit_ns = now;
+                let (cpu, wait) = (t.cpu_ns, t.wait_ns);
+                trace::event(now, "exit", tid, |l| {
+                    l.field("cpu", cpu).field("wait", wait);
+                });
+                self.policy.get().exit(&self.tasks[tid]);
+                self.live -= 1;
+                if self.live == 0 {
+                    report::print(self, now);
+                    power::exit(0);
+                }
+                return;
+            }
+        }
+        self.note_milestone(tid, now);
+    }
+
+    /// Makes a sleeping task runnable and decides whether it should take a hart at once.
+    fn wake(&mut self, tid: Tid, now: u64, local: usize) {
+        let t = &mut self.tasks[tid];
+        t.state = State::Runnable;
+        t.runnable_since = now;
+        self.policy.get().enqueue(&self.tasks[tid], Enqueue::Wakeup, now);
+        let policy = self.policy.view();
+        trace::event(now, "wake", tid, |l| policy.describe(tid, l));
+        self.note_milestone(tid, now);
+
+        let allowed = self.tasks[tid].allowed;
+        let order = (local..self.harts).chain(0..local).filter(|h| allowed & (1 << h) != 0);
+        // An idle hart takes it; otherwise the policy may preempt a running task for it.
+        if let Some(h) = order.clone().find(|&h| self.current[h] == 0) {
+            if h != local {
+                hart::kick(h);
+            }
+            return;
+        }
+        for h in order {
+            let running = self.current[h];
+            self.charge(running, now);
+            if self.policy.view().wakeup_preempts(&self.tasks[running], &self.tasks[tid]) {
+                hart::kick(h);
+                return;
+            }
+        }
+    }
+
+    fn wake_sleepers(&mut self, now: u64, local: usize) {
+        for tid in 1..=self.count {
+            if let State::Sleeping { until, .. } = self.tasks[tid].state {
+                if until <= now {
+                    self.wake(tid, now, local);
+                }
+            }
+        }
+    }
+
+    /// Arms `hart`'s timer for its next tick or the earliest sleeper it must wake.
+    fn program_timer(&self, hart: usize) {
+        let mut deadline = hart::get(hart).next_tick_ns.get();
+        for t in &self.tasks[1..=self.count] {
+            if let State::Sleeping { until, hart: h } = t.state {
+                if h == hart {
+                    deadline = deadline.min(until);
+                }
+            }
+        }
+        sbi::set_timer(deadline.div_ceil(arch::NS_PER_TICK));
+    }
+
+    /// A tick on `hart`: charge and ask the policy whether the running task must go.
+    fn tick(&mut self, hart: usize, now: u64) -> bool {
+        let tid = self.current[hart];
+        if tid == 0 {
+            return false;
+        }
+        self.charge(tid, now);
+        let preempt = self.policy.get().tick(&self.tasks[tid], now);
+        self.note_milestone(tid, now);
+        preempt
+    }
+}
+
+/// Where every task starts: interrupts on, run the workload's function, exit.
+extern "C" fn trampoline() -> ! {
+    // The scheduler loop switched here with its one level of `push_off`; a fresh task owns
+    // no lock, so it starts from zero.
+    hart::this().noff.set(0);
+    let (entry, args) = {
+        let k = KERNEL.lock();
+        let t = &k.tasks[hart::this().running.get()];
+        (t.entry, t.args)
+    };
+    arch::intr_on();
+    entry(args);
+    exit()
+}
+
+/// Gives this hart back to its scheduler loop; returns when the task runs again (maybe on
+/// another hart).
+fn leave(why: Leave) {
+    hart::push_off();
+    let h = hart::this();
+    h.leave.set(why);
+    let intena = h.intena.get();
+    unsafe { swtch(task::context(h.running.get()), h.sched_ctx.get()) };
+    // Possibly another hart now: look it up again.
+    hart::this().intena.set(intena);
+    hart::pop_off();
+}
+
+/// Each hart's scheduler loop: pick a task, run it until it gives the hart back, book why.
+pub fn scheduler_loop() -> ! {
+    let index = arch::hart_index();
+    let h = hart::this();
+    hart::push_off();
+    {
+        let k = KERNEL.lock();
+        h.next_tick_ns.set(arch::now_ns() + k.tick_ns);
+        k.program_timer(index);
+    }
+    loop {
+        let next = {
+            let mut k = KERNEL.lock();
+            let now = arch::now_ns();
+            k.pick(index, now)
+        };
+        match next {
+            Some(tid) => {
+                h.running.set(tid);
+                unsafe { swtch(h.sched_ctx.get(), task::context(tid)) };
+                let why = h.leave.get();
+                h.running.set(0);
+                let mut k = KERNEL.lock();
+                let now = arch::now_ns();
+                k.switch_out(index, why, now);
+            }
+            None => {
+                // Nothing to run: wait for a tick, a sleeper's timer or another hart's IPI.
+                arch::intr_on();
+                arch::wait_for_interrupt();
+                arch::intr_off();
+            }
+        }
+    }
+}
+
+/// The timer interrupt: tick if one is due, wake due sleepers, re-arm, maybe preempt.
+pub fn on_timer() {
+    let index = arch::hart_index();
+    let h = hart::this();
+    let mut preempt = false;
+    {
+        let mut k = KERNEL.lock();
+        let now = arch::now_ns();
+        let next = h.next_tick_ns.get();
+        if now >= next {
+            let missed = (now - next) / k.tick_ns;
+            h.next_tick_ns.set(next + (missed + 1) * k.tick_ns);
+            if h.no_preempt.get() {
+                h.ticks_held.set(h.ticks_held.get() + 1);
+            }
+            preempt = k.tick(index, now);
+        }
+        k.wake_sleepers(now, index);
+        k.program_timer(index);
+    }
+    if preempt {
+        h.need_resched.store(true, Ordering::Relaxed);
+    }
+    preempt_point();
+}
+
+/// Called on the way out of an interrupt: switch away if a reschedule was asked for.
+pub fn preempt_point() {
+    let h = hart::this();
+    if h.running.get() == 0 || !h.need_resched.swap(false, Ordering::Acquire) {
+        return;
+    }
+    if h.no_preempt.get() {
+        h.deferred.set(true);
+    } else {
+        leave(Leave::Preempted);
+    }
+}
+
+/// Starts the clock of the workload (its tasks exist, the harts are about to run them).
+pub fn start_workload() {
+    START_NS.store(arch::now_ns(), Ordering::Relaxed);
+}
+
+pub fn start_ns() -> u64 {
+    START_NS.load(Ordering::Relaxed)
+}
+
+// ---- The calls a workload task makes ----
+
+/// Time since the workload started, in ns.
+pub fn now_ns() -> u64 {
+    arch::now_ns() - start_ns()
+}
+
+pub fn yield_now() {
+    leave(Leave::Yielded);
+}
+
+/// Sleeps at least `ns` (woken by the timer of the hart it fell asleep on).
+pub fn sleep_ns(ns: u64) {
+    leave(Leave::Sleep(arch::now_ns() + ns));
+}
+
+pub fn exit() -> ! {
+    leave(Leave::Exit);
+    unreachable!("an exited task was switched back in")
+}
+
+/// Counts one unit of the workload's work as done (and marks it in the trace).
+pub fn iteration_done() {
+    let mut k = KERNEL.lock();
+    let tid = hart::this().running.get();
+    let t = &mut k.tasks[tid];
+    t.iterations += 1;
+    let done = t.iterations;
+    trace::event(arch::now_ns(), "mark", tid, |l| {
+        l.field("iter", done);
+    });
+}
+
+/// Runs `f` with preemption held off for at least `ns`: ticks still arrive (and are
+/// counted), but a preemption they or a wakeup ask for waits until the region ends.
+/// Returns the number of ticks taken inside the region.
+pub fn nopreempt(ns: u64, mut f: impl FnMut()) -> u64 {
+    let h = hart::this();
+    h.no_preempt.set(true);
+    h.ticks_held.set(0);
+    let end = arch::now_ns() + ns;
+    while arch::now_ns() < end {
+        f();
+    }
+    // Preemption is off, so this is still the same hart.
+    hart::push_off();
+    h.no_preempt.set(false);
+    let ticks = h.ticks_held.get();
+    let deferred = h.deferred.replace(false);
+    hart::pop_off();
+    if deferred {
+        leave(Leave::Preempted);
+    }
+    ticks
+}

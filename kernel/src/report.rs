@@ -1,0 +1,75 @@
+//! The end of a run (`docs/trace.md`): a table for people, then one `RESULT {json}` line.
+
+use crate::console::{self, Uart};
+use crate::dispatch::{self, Kernel};
+use crate::json;
+use core::fmt::{self, Write};
+
+/// ns as milliseconds with three decimals.
+struct Ms(u64);
+
+impl fmt::Display for Ms {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let text = {
+            let mut l = crate::line::Line::new();
+            l.num(self.0 / 1_000_000).byte(b'.');
+            let frac = self.0 % 1_000_000 / 1000;
+            l.num(frac / 100).num(frac / 10 % 10).num(frac % 10);
+            l
+        };
+        f.pad(core::str::from_utf8(text.as_bytes()).unwrap_or("?"))
+    }
+}
+
+pub fn print(k: &Kernel, now: u64) {
+    console::with(|u| {
+        let _ = table(u, k, now).and_then(|_| result(u, k, now));
+    });
+}
+
+fn table(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
+    let start = dispatch::start_ns();
+    let r = &k.run;
+    writeln!(u, "\n{} under {} on {} hart(s): {} ms", r.workload, r.sched, r.smp, Ms(now - start))?;
+    writeln!(u, "{:>4}  {:<16}{:>12}{:>12}{:>12}{:>10}{:>12}", "tid", "name", "finish_ms", "cpu_ms", "wait_ms", "switches", "iterations")?;
+    for t in &k.tasks[1..=k.count] {
+        writeln!(
+            u,
+            "{:>4}  {:<16}{:>12}{:>12}{:>12}{:>10}{:>12}",
+            t.tid,
+            t.name(),
+            Ms(t.exit_ns - start),
+            Ms(t.cpu_ns),
+            Ms(t.wait_ns),
+            t.switches,
+            t.iterations
+        )?;
+    }
+    Ok(())
+}
+
+fn result(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
+    let start = dispatch::start_ns();
+    let r = &k.run;
+    u.write_str("RESULT {\"version\":1,\"workload\":")?;
+    json::string(u, r.workload)?;
+    u.write_str(",\"sched\":")?;
+    json::string(u, r.sched)?;
+    write!(u, ",\"smp\":{},\"seed\":{},\"args\":", r.smp, r.seed)?;
+    json::string(u, r.args)?;
+    write!(u, ",\"time_ns\":{},\"tasks\":[", now - start)?;
+    for (i, t) in k.tasks[1..=k.count].iter().enumerate() {
+        write!(u, "{}{{\"tid\":{},\"name\":", if i == 0 { "" } else { "," }, t.tid)?;
+        json::string(u, t.name())?;
+        write!(
+            u,
+            ",\"finish_ns\":{},\"cpu_ns\":{},\"wait_ns\":{},\"switches\":{},\"iterations\":{}}}",
+            t.exit_ns - start,
+            t.cpu_ns,
+            t.wait_ns,
+            t.switches,
+            t.iterations
+        )?;
+    }
+    u.write_str("]}\n")
+}

@@ -1,0 +1,42 @@
+//! FIFO (first come, first served), cooperative: a task runs until it yields, sleeps or
+//! exits; ticks never preempt it. Follows ArceOS's `FifoScheduler` and OSTEP ch. 7.
+
+use super::queue::TidQueue;
+use super::{Enqueue, Policy, SchedSpec, Scheduler};
+use crate::args::Settings;
+use crate::task::{Task, Tid};
+
+pub const SPEC: SchedSpec = SchedSpec {
+    name: "fifo",
+    help: "first come, first served; runs each task until it yields, sleeps or exits",
+    tunables: &[],
+    build: |_: &Settings| Ok(Policy::Fifo(Fifo::new())),
+};
+
+pub struct Fifo {
+    queue: TidQueue,
+}
+
+impl Fifo {
+    pub const fn new() -> Fifo {
+        Fifo { queue: TidQueue::new() }
+    }
+}
+
+impl Scheduler for Fifo {
+    fn enqueue(&mut self, task: &Task, _why: Enqueue, _now: u64) {
+        self.queue.push_back(task.tid);
+    }
+
+    fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        self.queue.take_first(allowed)
+    }
+
+    fn tick(&mut self, _current: &Task, _now: u64) -> bool {
+        false
+    }
+
+    fn class(&self) -> &'static str {
+        "fifo"
+    }
+}

@@ -1,0 +1,140 @@
+//! Multi-level feedback queue, with OSTEP's final rules (ch. 8):
+//! 1. a task at a higher level (0 is the highest) runs before one at a lower level;
+//! 2. tasks at the same level take turns, each for that level's quantum;
+//! 3. a new task starts at level 0;
+//! 4. once a task has used its allotment of CPU time at a level, however many times it gave
+//!    the CPU up on the way, it moves down a level (yielding does not reset the allotment:
+//!    that was the gaming hole in the ArceOS student version);
+//! 5. every boost period, all tasks move back to level 0.
+//! Defaults follow the ArceOS student scheduler: 8 levels, level 0 gets one 1-tick quantum,
+//! quanta double per level; the allotment is one quantum of the level (OSTEP's `-a 1`).
+
+use super::queue::TidQueue;
+use super::{Enqueue, Policy, SchedSpec, Scheduler, ms};
+use crate::args::{ArgError, IntList, Kind, Settings, Tunable};
+use crate::line::Line;
+use crate::task::{MAX_TASKS, Task, Tid};
+
+const MAX_LEVELS: usize = 16;
+
+pub const SPEC: SchedSpec = SchedSpec {
+    name: "mlfq",
+    help: "multi-level feedback queue (OSTEP rules 1-5): short and interactive tasks stay on top",
+    tunables: &[
+        Tunable { name: "mlfq.levels", kind: Kind::Int { min: 1, max: MAX_LEVELS as i64 }, default: "8", unit: "", help: "number of priority levels" },
+        Tunable { name: "mlfq.quantum_ms", kind: Kind::List { min: 1, max: 10_000 }, default: "1", unit: "ms", help: "quantum per level: one value doubles at each level down, or one value per level" },
+        Tunable { name: "mlfq.allotment_ms", kind: Kind::List { min: 1, max: 100_000 }, default: "1", unit: "ms", help: "CPU time a task may use at a level before moving down: one value doubling per level, or one per level" },
+        Tunable { name: "mlfq.boost_ms", kind: Kind::Int { min: 0, max: 100_000 }, default: "1000", unit: "ms", help: "period of the priority boost to level 0 (0: never)" },
+    ],
+    build: build,
+};
+
+/// One value per level, from either a base that doubles or an explicit per-level list.
+fn per_level(s: &Settings, name: &'static str, levels: usize) -> Result<[u64; MAX_LEVELS], ArgError> {
+    let list: IntList = s.list(name);
+    let mut out = [0; MAX_LEVELS];
+    match list.len {
+        1 => (0..levels).for_each(|l| out[l] = (list.items[0] as u64) << l.min(20)),
+        n if n == levels => (0..levels).for_each(|l| out[l] = list.items[l] as u64),
+        _ => return Err(ArgError::Invalid(name, "give one value (doubled per level) or exactly mlfq.levels values")),
+    }
+    out.iter_mut().for_each(|v| *v *= 1_000_000);
+    Ok(out)
+}
+
+fn build(s: &Settings) -> Result<Policy, ArgError> {
+    let levels = s.int("mlfq.levels") as usize;
+    Ok(Policy::Mlfq(Mlfq {
+        levels,
+        quantum: per_level(s, "mlfq.quantum_ms", levels)?,
+        allotment: per_level(s, "mlfq.allotment_ms", levels)?,
+        boost_every: ms(s, "mlfq.boost_ms"),
+        next_boost: None,
+        queues: [const { TidQueue::new() }; MAX_LEVELS],
+        state: [Level { level: 0, used: 0, turn: 0, demoted: false }; MAX_TASKS],
+    }))
+}
+
+#[derive(Clone, Copy)]
+struct Level {
+    level: usize,
+    /// CPU time used at this level (against the allotment) and in this turn (the quantum).
+    used: u64,
+    turn: u64,
+    /// Moved down while running: give the CPU up at the next tick.
+    demoted: bool,
+}
+
+pub struct Mlfq {
+    levels: usize,
+    quantum: [u64; MAX_LEVELS],
+    allotment: [u64; MAX_LEVELS],
+    boost_every: u64,
+    next_boost: Option<u64>,
+    queues: [TidQueue; MAX_LEVELS],
+    state: [Level; MAX_TASKS],
+}
+
+impl Mlfq {
+    /// Rule 5: everyone back to the top, queued tasks in their old priority order.
+    fn boost(&mut self) {
+        let (top, rest) = self.queues.split_at_mut(1);
+        rest.iter_mut().for_each(|q| top[0].append(q));
+        self.state.iter_mut().for_each(|s| *s = Level { level: 0, used: 0, turn: s.turn, demoted: false });
+    }
+}
+
+impl Scheduler for Mlfq {
+    fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64) {
+        if why == Enqueue::New {
+            self.state[task.tid] = Level { level: 0, used: 0, turn: 0, demoted: false };
+            if self.next_boost.is_none() && self.boost_every > 0 {
+                self.next_boost = Some(now + self.boost_every);
+            }
+        }
+        let s = &mut self.state[task.tid];
+        s.turn = 0;
+        s.demoted = false;
+        self.queues[s.level].push_back(task.tid);
+    }
+
+    fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        self.queues[..self.levels].iter_mut().find_map(|q| q.take_first(allowed))
+    }
+
+    /// Rule 4: the allotment counts all CPU time at the level, across yields and sleeps.
+    fn charge(&mut self, task: &Task, ran_ns: u64, _now: u64) {
+        let last = self.levels - 1;
+        let s = &mut self.state[task.tid];
+        s.used += ran_ns;
+        s.turn += ran_ns;
+        if s.level < last && s.used >= self.allotment[s.level] {
+            s.level += 1;
+            s.used = 0;
+            s.demoted = true;
+        }
+    }
+
+    fn tick(&mut self, current: &Task, now: u64) -> bool {
+        if let Some(at) = self.next_boost.filter(|&at| now >= at) {
+            self.boost();
+            self.next_boost = Some(at + self.boost_every * ((now - at) / self.boost_every + 1));
+        }
+        let s = &self.state[current.tid];
+        let others_wait = self.queues.iter().any(|q| !q.is_empty());
+        others_wait && (s.demoted || s.turn >= self.quantum[s.level])
+    }
+
+    /// Rule 1 applies at once: a woken task at a higher level takes the CPU.
+    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        self.state[woken.tid].level < self.state[current.tid].level
+    }
+
+    fn describe(&self, tid: Tid, out: &mut Line) {
+        out.field("lvl", self.state[tid].level as u64);
+    }
+
+    fn milestone(&self, tid: Tid, out: &mut Line) {
+        out.field("lvl", self.state[tid].level as u64);
+    }
+}

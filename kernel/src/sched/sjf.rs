@@ -1,0 +1,102 @@
+//! Shortest job first, with each task's next CPU burst predicted by exponential averaging
+//! (Silberschatz: tau_{n+1} = a * t_n + (1 - a) * tau_n), and its preemptive variant,
+//! shortest remaining time first (a new or woken task preempts when its predicted burst is
+//! shorter than what the running task is predicted to have left). A burst is the CPU time
+//! between a switch-in and the next yield or sleep; preemption does not end it. Defaults
+//! follow the ArceOS student scheduler: a = 1/16, tau_0 = 0 (new tasks look shortest).
+
+use super::{Enqueue, Policy, SchedSpec, Scheduler};
+use crate::args::{Kind, Settings, Tunable};
+use crate::line::Line;
+use crate::task::{MAX_TASKS, Task, Tid};
+
+pub const SPEC: SchedSpec = SchedSpec {
+    name: "sjf",
+    help: "shortest (predicted) job first; sjf.preempt=1 makes it shortest remaining time first",
+    tunables: &[
+        Tunable { name: "sjf.preempt", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "0: non-preemptive SJF; 1: preemptive SRTF" },
+        Tunable { name: "sjf.alpha", kind: Kind::Fraction, default: "1/16", unit: "", help: "weight a of the last burst in the prediction tau' = a*t + (1-a)*tau" },
+        Tunable { name: "sjf.tau0_ns", kind: Kind::Int { min: 0, max: 10_000_000_000 }, default: "0", unit: "ns", help: "prediction for a task that has not run yet" },
+    ],
+    build: |s: &Settings| {
+        let tau0 = s.int("sjf.tau0_ns") as u64;
+        Ok(Policy::Sjf(Sjf {
+            preemptive: s.int("sjf.preempt") == 1,
+            alpha: s.fraction("sjf.alpha"),
+            job: [Job { predicted: tau0, burst: 0, queued: false, seq: 0 }; MAX_TASKS],
+            seq: 0,
+        }))
+    },
+};
+
+#[derive(Clone, Copy)]
+struct Job {
+    predicted: u64,
+    /// CPU time of the burst in progress.
+    burst: u64,
+    queued: bool,
+    seq: u64,
+}
+
+pub struct Sjf {
+    preemptive: bool,
+    /// (p, q): a = p / q.
+    alpha: (u64, u64),
+    job: [Job; MAX_TASKS],
+    seq: u64,
+}
+
+impl Sjf {
+    /// The burst in progress is over: fold it into the prediction.
+    fn end_burst(&mut self, tid: Tid) {
+        let (p, q) = self.alpha;
+        let j = &mut self.job[tid];
+        j.predicted = (p * j.burst + (q - p) * j.predicted) / q;
+        j.burst = 0;
+    }
+}
+
+impl Scheduler for Sjf {
+    fn enqueue(&mut self, task: &Task, why: Enqueue, _now: u64) {
+        if why == Enqueue::Yielded {
+            self.end_burst(task.tid);
+        }
+        self.seq += 1;
+        let j = &mut self.job[task.tid];
+        j.queued = true;
+        j.seq = self.seq;
+    }
+
+    fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        let pick = (1..MAX_TASKS)
+            .filter(|&t| self.job[t].queued && allowed(t))
+            .min_by_key(|&t| (self.job[t].predicted, self.job[t].seq))?;
+        self.job[pick].queued = false;
+        Some(pick)
+    }
+
+    fn charge(&mut self, task: &Task, ran_ns: u64, _now: u64) {
+        self.job[task.tid].burst += ran_ns;
+    }
+
+    fn tick(&mut self, _current: &Task, _now: u64) -> bool {
+        false
+    }
+
+    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        let c = &self.job[current.tid];
+        self.preemptive && self.job[woken.tid].predicted < c.predicted.saturating_sub(c.burst)
+    }
+
+    fn block(&mut self, task: &Task, _now: u64) {
+        self.end_burst(task.tid);
+    }
+
+    fn describe(&self, tid: Tid, out: &mut Line) {
+        out.field("pred", self.job[tid].predicted);
+    }
+
+    fn milestone(&self, tid: Tid, out: &mut Line) {
+        out.field("pred", self.job[tid].predicted);
+    }
+}

@@ -1,0 +1,127 @@
+//! Tasks: kernel threads with their own stacks. The task table lives inside the kernel lock
+//! (`dispatch`); contexts and stacks live outside it, owned by whichever hart is switching
+//! the task, because they must stay reachable across a context switch.
+
+use crate::arch::Context;
+use core::cell::UnsafeCell;
+
+pub type Tid = usize;
+
+/// Tids run from 1; slot 0 stands for a hart's idle loop and is never a task.
+pub const MAX_TASKS: usize = 64;
+pub const TASK_STACK_SIZE: usize = 16 * 1024;
+const NAME_CAP: usize = 16;
+
+/// What a workload task runs: an entry point and four words of arguments.
+pub type Entry = fn([u64; 4]);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum State {
+    Free,
+    Runnable,
+    Running(usize),
+    /// Asleep until this time (ns); `hart` is where it fell asleep (whose timer wakes it).
+    Sleeping { until: u64, hart: usize },
+    Exited,
+}
+
+/// A task as the core sees it. Policies get `&Task`: they can read the accounting below but
+/// only the core (`dispatch`) writes it, so a policy cannot fake the figures it is judged by.
+pub struct Task {
+    pub tid: Tid,
+    name: [u8; NAME_CAP],
+    name_len: usize,
+    pub nice: i32,
+    /// Bit h set = may run on hart h.
+    pub allowed: u32,
+    pub state: State,
+    pub entry: Entry,
+    pub args: [u64; 4],
+    /// CPU time in total and in the current stint (since last switched in), in ns.
+    pub cpu_ns: u64,
+    pub stint_ns: u64,
+    /// Time spent runnable but not running, in ns.
+    pub wait_ns: u64,
+    pub switches: u64,
+    pub iterations: u64,
+    /// When the task exited (absolute ns; 0 while it lives).
+    pub exit_ns: u64,
+    pub runnable_since: u64,
+    pub switched_in_at: u64,
+    pub charged_at: u64,
+}
+
+fn never(_: [u64; 4]) {}
+
+impl Task {
+    pub const FREE: Task = Task {
+        tid: 0,
+        name: [0; NAME_CAP],
+        name_len: 0,
+        nice: 0,
+        allowed: 0,
+        state: State::Free,
+        entry: never,
+        args: [0; 4],
+        cpu_ns: 0,
+        stint_ns: 0,
+        wait_ns: 0,
+        switches: 0,
+        iterations: 0,
+        exit_ns: 0,
+        runnable_since: 0,
+        switched_in_at: 0,
+        charged_at: 0,
+    };
+
+    /// A runnable task, created at `now`.
+    pub fn new(tid: Tid, nice: i32, allowed: u32, entry: Entry, args: [u64; 4], now: u64) -> Task {
+        Task { tid, nice, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
+    }
+
+    pub fn name(&self) -> &str {
+        core::str::from_utf8(&self.name[..self.name_len]).unwrap_or("?")
+    }
+
+    /// Names are `base` followed by `index` (e.g. `spin3`), cut to fit.
+    pub fn set_name(&mut self, base: &str, index: Option<usize>) {
+        let mut line = crate::line::Line::new();
+        line.push(base);
+        if let Some(i) = index {
+            line.num(i as u64);
+        }
+        let bytes = line.as_bytes();
+        self.name_len = bytes.len().min(NAME_CAP);
+        self.name[..self.name_len].copy_from_slice(&bytes[..self.name_len]);
+    }
+}
+
+/// Saved registers and stack of every task slot.
+pub struct Frames {
+    contexts: [UnsafeCell<Context>; MAX_TASKS],
+    stacks: UnsafeCell<[[u8; TASK_STACK_SIZE]; MAX_TASKS]>,
+}
+
+// Safety: a slot's context and stack are only touched by the hart that is switching that
+// task in or out (or creating it before any hart runs it); the state machine in `dispatch`
+// hands a task to one hart at a time.
+unsafe impl Sync for Frames {}
+
+#[repr(align(16))]
+struct Aligned(Frames);
+
+static FRAMES: Aligned = Aligned(Frames {
+    contexts: [const { UnsafeCell::new(Context::ZERO) }; MAX_TASKS],
+    stacks: UnsafeCell::new([[0; TASK_STACK_SIZE]; MAX_TASKS]),
+});
+
+pub fn context(tid: Tid) -> *mut Context {
+    FRAMES.0.contexts[tid].get()
+}
+
+/// Prepares `tid`'s context so the first switch to it starts `trampoline` on a fresh stack.
+pub fn prepare(tid: Tid, trampoline: extern "C" fn() -> !) {
+    let stack = unsafe { (*FRAMES.0.stacks.get())[tid].as_ptr() as usize };
+    let ctx = Context { ra: trampoline as *const () as usize, sp: (stack + TASK_STACK_SIZE) & !15, s: [0; 12] };
+    unsafe { context(tid).write(ctx) };
+}

@@ -1,0 +1,50 @@
+//! `fairness-equal` and `fairness-unequal` (seed 001, tests 1 and 2): tasks doing units of
+//! work and yielding after each one. Equal units: do all tasks finish together? Unequal
+//! units (task i's unit is i+1 times the base) for a fixed time: how many units does each
+//! get done? CFS gives counts roughly inverse to unit size; SJF lets the shortest task hog.
+
+use super::{Spawner, WorkloadSpec, get, run_ms, tasks, unit_insns, units};
+use crate::args::Settings;
+use crate::dispatch::{iteration_done, now_ns, yield_now};
+use crate::work::spin;
+
+pub const EQUAL: WorkloadSpec = WorkloadSpec {
+    name: "fairness-equal",
+    help: "tasks each doing the same number of equal units of work, yielding after each",
+    tunables: &[tasks("4"), units("100", "units per task"), unit_insns("300000", "instructions per unit (3 ms)")],
+    spawn: |s: &Settings, sp: &mut Spawner| {
+        for i in 0..get(s, "wl.tasks") as usize {
+            sp.spawn("task", Some(i), equal, [get(s, "wl.units"), get(s, "wl.unit_insns"), 0, 0])?;
+        }
+        Ok(())
+    },
+};
+
+fn equal([units, insns, ..]: [u64; 4]) {
+    for _ in 0..units {
+        spin(insns);
+        iteration_done();
+        yield_now();
+    }
+}
+
+pub const UNEQUAL: WorkloadSpec = WorkloadSpec {
+    name: "fairness-unequal",
+    help: "tasks whose unit of work grows with their index (i+1 times the base), for a fixed time; counts units done",
+    tunables: &[tasks("4"), unit_insns("100000", "instructions in task 0's unit (1 ms); task i's is i+1 times this"), run_ms("1000")],
+    spawn: |s: &Settings, sp: &mut Spawner| {
+        let run_ns = get(s, "wl.run_ms") * 1_000_000;
+        for i in 0..get(s, "wl.tasks") {
+            sp.spawn("task", Some(i as usize), unequal, [(i + 1) * get(s, "wl.unit_insns"), run_ns, 0, 0])?;
+        }
+        Ok(())
+    },
+};
+
+fn unequal([insns, run_ns, ..]: [u64; 4]) {
+    while now_ns() < run_ns {
+        spin(insns);
+        iteration_done();
+        yield_now();
+    }
+}

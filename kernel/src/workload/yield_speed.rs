@@ -1,0 +1,27 @@
+//! `yield-speed` (seed 001, test 3): many tiny units, a yield after each, so the run time is
+//! mostly the scheduler's own cost: how fast is each policy's enqueue and pick?
+
+use super::{Spawner, WorkloadSpec, get, tasks, unit_insns, units};
+use crate::args::Settings;
+use crate::dispatch::{iteration_done, yield_now};
+use crate::work::spin;
+
+pub const SPEC: WorkloadSpec = WorkloadSpec {
+    name: "yield-speed",
+    help: "tasks doing many tiny units with a yield after each: measures the cost of scheduling",
+    tunables: &[tasks("4"), units("5000", "units per task"), unit_insns("200", "instructions per unit")],
+    spawn: |s: &Settings, sp: &mut Spawner| {
+        for i in 0..get(s, "wl.tasks") as usize {
+            sp.spawn("task", Some(i), run, [get(s, "wl.units"), get(s, "wl.unit_insns"), 0, 0])?;
+        }
+        Ok(())
+    },
+};
+
+fn run([units, insns, ..]: [u64; 4]) {
+    for _ in 0..units {
+        spin(insns);
+        iteration_done();
+        yield_now();
+    }
+}

@@ -1,0 +1,49 @@
+# The book in the browser (docs/web.md): the emulator compiled to wasm, the widget, the
+# vendored front-end libraries, the kernel image and its catalog, all in book/build.
+
+WEB_DIR := web
+WEB_SITE := book/build/runqueue
+WEB_PKG := target/web/pkg
+WASM_RAW := target/wasm32-unknown-unknown/release/runqueue_wasm.wasm
+# The CLI must be the exact version the crate was built with (its schema check refuses others).
+WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+WASM_BINDGEN := $(TOOLS)/bin/wasm-bindgen
+CHROMIUM ?= /usr/bin/chromium
+# Size over speed: see docs/web.md for the measurement behind this choice.
+WASM_OPT_LEVEL ?= 3
+
+.PHONY: setup-web web-build test-web bench-web serve-web
+
+setup-web: setup-rust setup-mdbook
+	@[ -d $(WEB_DIR)/node_modules ] && [ $(WEB_DIR)/node_modules/.package-lock.json -nt $(WEB_DIR)/package-lock.json ] || \
+	  (cd $(WEB_DIR) && npm ci --no-audit --no-fund)
+	@[ -x $(WASM_BINDGEN) ] && $(WASM_BINDGEN) --version | grep -qx "wasm-bindgen $(WASM_BINDGEN_VERSION)" || \
+	  $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(TOOLS) --locked || \
+	  $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(TOOLS)
+	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; }
+
+# panic = "abort": the wasm target has no unwinding, and the emulator never panics on guest input.
+web-build: setup-web kernel build
+	$(CARGO) build --target wasm32-unknown-unknown --release -p runqueue-wasm \
+	  --config 'profile.release.panic="abort"' --config 'profile.release.opt-level=$(WASM_OPT_LEVEL)'
+	$(WASM_BINDGEN) --target web --no-typescript --remove-name-section --remove-producers-section --out-dir $(WEB_PKG) $(WASM_RAW)
+	mdbook build
+	rm -rf $(WEB_SITE) && mkdir -p $(WEB_SITE)/vendor $(WEB_SITE)/pkg
+	cp -r book/widget $(WEB_SITE)/widget
+	cp $(WEB_PKG)/runqueue_wasm.js $(WEB_PKG)/runqueue_wasm_bg.wasm $(WEB_SITE)/pkg/
+	cp $(WEB_DIR)/node_modules/@xterm/xterm/lib/xterm.mjs $(WEB_DIR)/node_modules/@xterm/xterm/css/xterm.css \
+	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/
+	cp $(KERNEL_ELF) $(WEB_SITE)/kernel.elf
+	$(RUNQUEUE) run --append catalog | sed -n 's/^CATALOG //p' > $(WEB_SITE)/catalog.json
+	@[ -s $(WEB_SITE)/catalog.json ] || { echo "web-build: the kernel printed no CATALOG line" >&2; exit 1; }
+	@gzip -9 -c $(WEB_SITE)/pkg/runqueue_wasm_bg.wasm | wc -c | xargs printf 'web-build: wasm is %s bytes gzipped\n'
+
+test-web: web-build
+	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node --test --test-concurrency=1 tests/
+
+bench-web: web-build
+	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node bench.mjs
+
+# Serves the built site; `mdbook serve` would wipe the runqueue/ folder on every rebuild.
+serve-web: web-build
+	node $(WEB_DIR)/serve.mjs book/build 3000

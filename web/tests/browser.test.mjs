@@ -1,0 +1,174 @@
+// End-to-end tests of the book in Debian's Chromium: the demo chapter, the widget running the
+// real kernel in a Worker, the charts, the controls, bad input, accessibility. Needs a built
+// site (`make web-build`) and the `runqueue` CLI (for the byte-identity check).
+
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, start } from "../browser.mjs";
+
+const CHAPTER = "experiments.html";
+const SHOTS = join(ROOT, "target/screenshots");
+const RUNQUEUE = process.env.RUNQUEUE ?? join(ROOT, "target/release/runqueue");
+const AXE = join(ROOT, "web/node_modules/axe-core/axe.min.js");
+const RUN_TIMEOUT = 120_000;
+
+let site;
+before(async () => {
+  site = await start();
+  mkdirSync(SHOTS, { recursive: true });
+});
+after(async () => site?.stop());
+
+/** Opens a page and records every console error and uncaught exception on it. */
+async function open(path) {
+  const page = await site.context.newPage();
+  const errors = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(site.base + path);
+  return { page, errors };
+}
+
+const ready = (page) => page.waitForFunction(() => globalThis.runqueue?.ready, null, { timeout: 20_000 });
+const widget = (page, i) => page.locator(".rq-widget").nth(i);
+const panes = (page, i) => page.evaluate((i) => runqueue.experiments[i].panes.map((p) => ({
+  state: p.state, error: p.error, result: p.result, bootargs: p.bootargs, console: p.consoleText,
+  instret: p.instret, labels: p.charts.completion.data.labels, firstOutputMs: p.firstOutputMs,
+})), i);
+const finished = (page, i) => page.waitForFunction((i) => runqueue.experiments[i].panes.every((p) => ["done", "error"].includes(p.state)),
+  i, { timeout: RUN_TIMEOUT, polling: 200 });
+
+async function axe(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
+
+test("the chapter loads its widgets without errors and passes axe", async () => {
+  const { page, errors } = await open(CHAPTER);
+  await ready(page);
+  assert.equal(await page.locator(".rq-widget").count(), 2);
+  assert.equal(await page.locator(".rq-widget .xterm").count(), 3, "compare mode shows two terminals");
+  assert.deepEqual(await page.evaluate(() => runqueue.experiments.flatMap((e) => e.panes.map((p) => p.state))),
+    ["idle", "idle", "idle"], "nothing boots before Run");
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Run boots the kernel; FIFO and CFS differ on realtime as the kernel's tests expect", async () => {
+  const { page, errors } = await open(CHAPTER);
+  await ready(page);
+  await widget(page, 0).getByRole("button", { name: "Run", exact: true }).click();
+  await page.waitForFunction(() => runqueue.experiments[0].panes.every((p) => p.consoleText.length > 0), null, { timeout: 20_000 });
+  await page.screenshot({ path: join(SHOTS, "running.png"), fullPage: true });
+  await finished(page, 0);
+  await page.waitForTimeout(300); // one more frame for the charts
+  await widget(page, 0).screenshot({ path: join(SHOTS, "compare-finished.png") });
+  const [fifo, cfs] = await panes(page, 0);
+  for (const p of [fifo, cfs]) {
+    assert.equal(p.state, "done", p.error ?? "");
+    assert.equal(p.error, null);
+    const result = JSON.parse(p.result);
+    assert.deepEqual(p.labels, result.tasks.map((t) => t.name), "every task appears in the completion chart");
+    const text = await page.locator(".rq-terminal").first().innerText();
+    assert.ok(text.trim().length > 0, "the terminal shows the console");
+  }
+  assert.match(fifo.bootargs, /^sched=fifo workload=realtime smp=1/);
+  assert.match(cfs.bootargs, /^sched=cfs workload=realtime smp=1/);
+  // The long task is the one that needs the most CPU; the others are the short ones.
+  const split = (p) => {
+    const tasks = JSON.parse(p.result).tasks;
+    const long = tasks.reduce((a, b) => (b.cpu_ns > a.cpu_ns ? b : a));
+    const short = tasks.filter((t) => t !== long);
+    return { long, short, mean: short.reduce((n, t) => n + t.finish_ns, 0) / short.length };
+  };
+  const [f, c] = [split(fifo), split(cfs)];
+  assert.ok(c.short.every((t) => t.finish_ns < c.long.finish_ns), "under CFS the short tasks finish before the long one");
+  assert.ok(c.mean < f.mean, `short tasks finish sooner under CFS (${c.mean} ns) than under FIFO (${f.mean} ns)`);
+  assert.ok(fifo.firstOutputMs < 5000, `first output after ${fifo.firstOutputMs} ms`);
+  console.log(`# first kernel output ${fifo.firstOutputMs.toFixed(0)} ms after Run`);
+  assert.deepEqual(await axe(page), [], "no axe violations with terminals and charts drawn");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the RESULT line in the browser is byte-identical to runqueue run's", async () => {
+  const { page, errors } = await open(`${CHAPTER}?e2=${encodeURIComponent("sched=rr workload=fairness-equal smp=2")}`);
+  await ready(page);
+  await widget(page, 1).getByRole("button", { name: "Run", exact: true }).click();
+  await finished(page, 1);
+  const [p] = await panes(page, 1);
+  assert.equal(p.state, "done", p.error ?? "");
+  const dir = mkdtempSync(join(tmpdir(), "rq-json-"));
+  execFileSync(RUNQUEUE, ["run", "--append", p.bootargs, "--json", join(dir, "r.json")], { stdio: "ignore" });
+  assert.equal(`${p.result}\n`, readFileSync(join(dir, "r.json"), "utf8"));
+  const download = page.waitForEvent("download");
+  await widget(page, 1).getByRole("button", { name: "Download RESULT JSON" }).click();
+  const file = await (await download).path();
+  assert.equal(readFileSync(file, "utf8"), `${p.result}\n`);
+  const traceDownload = page.waitForEvent("download");
+  await widget(page, 1).getByRole("button", { name: "Download Perfetto trace" }).click();
+  const trace = JSON.parse(readFileSync(await (await traceDownload).path(), "utf8"));
+  assert.ok(trace.traceEvents.some((e) => e.ph === "B"), "the trace holds task stints");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Pause stops progress and Resume continues it", async () => {
+  const { page, errors } = await open(CHAPTER);
+  await ready(page);
+  const w = widget(page, 1);
+  await w.getByLabel("Speed").selectOption("1000000");
+  await w.getByRole("button", { name: "Run", exact: true }).click();
+  const progress = () => page.evaluate(() => runqueue.experiments[1].panes[0].instret);
+  await page.waitForFunction(() => runqueue.experiments[1].panes[0].instret > 0, null, { timeout: 20_000 });
+  await w.getByRole("button", { name: "Pause" }).click();
+  await page.waitForFunction(() => runqueue.experiments[1].panes[0].state === "paused");
+  const paused = await progress();
+  await page.waitForTimeout(700);
+  assert.equal(await progress(), paused, "no progress while paused");
+  await w.getByRole("button", { name: "Resume", exact: true }).click();
+  await page.waitForFunction((n) => runqueue.experiments[1].panes[0].instret > n, paused, { timeout: 10_000 });
+  await w.getByRole("button", { name: "Step 1 ms" }).isDisabled();
+  await w.screenshot({ path: join(SHOTS, "resumed.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("bad link parameters, a file that is not a kernel and an endless run give clear messages", async () => {
+  const bad = encodeURIComponent("sched=lottery smp=99");
+  const { page } = await open(`${CHAPTER}?e1=${bad}&e2.max=300000`);
+  await ready(page);
+  const alert0 = widget(page, 0).locator(".rq-alert");
+  assert.match(await alert0.innerText(), /sched=lottery is unknown; choose one of .*fifo/);
+  assert.match(await alert0.innerText(), /smp=99 must be a number of harts/);
+
+  await widget(page, 0).getByLabel("Boot your own kernel (ELF)").setInputFiles({
+    name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("this is not a kernel\n"),
+  });
+  await widget(page, 0).getByRole("button", { name: "Run", exact: true }).click();
+  await page.waitForFunction(() => runqueue.experiments[0].panes.every((p) => p.state === "error"), null, { timeout: 20_000 });
+  assert.match(await alert0.innerText(), /cannot boot this file/);
+
+  await widget(page, 1).getByRole("button", { name: "Run", exact: true }).click();
+  await finished(page, 1);
+  assert.match(await widget(page, 1).locator(".rq-alert").innerText(), /did not shut down within 300,000 instructions/);
+  await page.screenshot({ path: join(SHOTS, "errors.png"), fullPage: true });
+  await page.close();
+});
+
+test("the print page shows notes instead of starting emulators", async () => {
+  const { page, errors } = await open("print.html");
+  await page.waitForSelector(".rq-print-note");
+  assert.equal(await page.locator(".rq-print-note").count(), 2);
+  assert.equal(await page.locator(".xterm").count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

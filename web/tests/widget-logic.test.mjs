@@ -1,0 +1,101 @@
+// Unit tests for the widget's pure logic (catalog and command lines, the run model), in node.
+// The catalog here is a small made-up one in the kernel's format; the browser tests use the
+// real kernel's.
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import { checkValue, formatArgs, normalizeCatalog, parseArgs } from "../../book/widget/catalog.js";
+import { RunModel } from "../../book/widget/model.js";
+
+const RAW = {
+  scheds: [
+    { name: "fifo", help: "first in, first out" },
+    { name: "rr", tunables: [{ name: "rr.slice_ms", type: "int", default: 5, min: 1, max: 100, unit: "ms" }] },
+    { name: "cfs" },
+  ],
+  workloads: [{ name: "realtime" }, { name: "spin", tunables: [{ name: "wl.tasks", type: "int", default: 10, min: 1, max: 64 }] }],
+  tunables: [
+    { name: "smp", type: "int", default: 1, min: 1, max: 4 },
+    { name: "seed", type: "int", default: 0, min: 0 },
+    { name: "trace", type: "enum", default: "on", values: ["on", "off"] },
+    { name: "cfs.features", type: "list", default: "" },
+  ],
+};
+
+test("the catalog puts prefixed tunables under their owner and keeps smp's limit", () => {
+  const c = normalizeCatalog(RAW);
+  assert.deepEqual(c.scheds.find((s) => s.name === "cfs").tunables.map((t) => t.name), ["cfs.features"]);
+  assert.deepEqual(c.common.map((t) => t.name), ["seed", "trace"]);
+  assert.equal(c.maxHarts, 4);
+  assert.throws(() => normalizeCatalog({ scheds: [], workloads: [] }), /no schedulers/);
+  assert.throws(() => normalizeCatalog(null), /no schedulers/);
+});
+
+test("command lines are parsed with a reason for every bad word", () => {
+  const c = normalizeCatalog(RAW);
+  const { settings, errors } = parseArgs("sched=rr workload=spin smp=2 rr.slice_ms=7 wl.tasks=3", c);
+  assert.deepEqual(errors, []);
+  assert.equal(settings.sched, "rr");
+  assert.equal(settings.smp, 2);
+  assert.equal(settings.tunables.get("rr.slice_ms"), "7");
+  const bad = parseArgs("sched=lottery smp=9 rr.slice_ms=0 trace=maybe bogus=1 loose", c).errors;
+  assert.equal(bad.length, 6);
+  assert.match(bad[0], /sched=lottery is unknown; choose one of fifo, rr, cfs/);
+  assert.match(bad[1], /from 1 to 4/);
+  assert.match(bad[2], /outside 1\.\.100/);
+  assert.match(bad[3], /not one of on, off/);
+  assert.match(bad[4], /bogus is not a setting/);
+  assert.match(bad[5], /not of the form/);
+  assert.match(checkValue(c.tunables.get("cfs.features"), "A;rm -rf"), /characters/);
+});
+
+test("formatted command lines hold only what applies and differs from the default", () => {
+  const c = normalizeCatalog(RAW);
+  const { settings } = parseArgs("sched=rr workload=realtime rr.slice_ms=5 wl.tasks=3 seed=4", c);
+  assert.equal(formatArgs(settings, c), "sched=rr workload=realtime smp=1 seed=4");
+  settings.tunables.set("rr.slice_ms", "9");
+  assert.equal(formatArgs(settings, c), "sched=rr workload=realtime smp=1 seed=4 rr.slice_ms=9");
+  assert.equal(formatArgs(settings, c, "fifo"), "sched=fifo workload=realtime smp=1 seed=4");
+  const again = parseArgs(formatArgs(settings, c), c);
+  assert.deepEqual(again.errors, []);
+  assert.equal(formatArgs(again.settings, c), formatArgs(settings, c));
+});
+
+const ev = (t, h, k, id, f = {}) => ({ t, h, k, id, f });
+
+test("the run model follows stints, progress and finishes, and RESULT overrides", () => {
+  const m = new RunModel();
+  m.add([
+    ev(1000, 0, "new", 1, { name: "short" }),
+    ev(1000, 0, "new", 2, { name: "long" }),
+    ev(2000, 0, "in", 1),
+    ev(3000, 0, "out", 1, { why: "yield", ran: 1000 }),
+    ev(3000, 0, "in", 1),
+    ev(4000, 0, "out", 1, { why: "exit", ran: 1000 }),
+    ev(4000, 0, "exit", 1, { cpu: 2000 }),
+    ev(4000, 0, "in", 2),
+  ]);
+  const [short, long] = m.taskList();
+  assert.equal(short.name, "short");
+  assert.equal(short.finishNs, 3000);
+  assert.equal(short.cpuNs, 2000);
+  assert.equal(long.finishNs, null);
+  assert.deepEqual(m.stints, [{ hart: 0, tid: 1, start: 1000, end: 3000 }], "a task that got the hart straight back is one stint");
+  m.setResult({ tasks: [{ tid: 1, name: "short", finish_ns: 3100, cpu_ns: 2100 }, { tid: 2, name: "long", finish_ns: 9000, cpu_ns: 5000 }] });
+  assert.deepEqual(m.taskList().map((t) => t.finishNs), [3100, 9000]);
+});
+
+test("latency comes live from marks, then from RESULT's histograms", () => {
+  const m = new RunModel();
+  assert.equal(m.latencySummary(), null);
+  m.add([ev(0, 0, "mark", 1, { lat: 1500 }), ev(5, 0, "mark", 1, { lat: 3500 }), ev(9, 0, "mark", 1, { lat: 9e12 })]);
+  const live = m.latencySummary();
+  assert.deepEqual([live.min, live.max], [1500, 9e12]);
+  assert.equal(live.hist.length, 1000, "huge samples land in the overflow bin");
+  assert.equal(live.hist[1] + live.hist[3] + live.hist[999], 3);
+  m.setResult({ tasks: [
+    { tid: 1, name: "a", finish_ns: 1, cpu_ns: 1, lat: { min_ns: 1000, avg_ns: 2000, max_ns: 4000, samples: 2, hist_us: [0, 1, 1] } },
+    { tid: 2, name: "b", finish_ns: 1, cpu_ns: 1, lat: { min_ns: 500, avg_ns: 1000, max_ns: 1000, samples: 2, hist_us: [2] } },
+  ] });
+  assert.deepEqual(m.latencySummary(), { hist: [2, 1, 1], min: 500, avg: 1500, max: 4000 });
+});
