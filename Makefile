@@ -53,7 +53,7 @@ test: setup test-rust test-qemu
 	@echo "make test: all suites passed"
 
 test-rust: build
-	$(CARGO) test --workspace --release
+	$(CARGO) test --workspace
 
 # The kernel must boot unchanged on QEMU, the reference machine.
 test-qemu: kernel

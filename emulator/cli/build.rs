@@ -17,10 +17,18 @@ struct Guest {
     dir: &'static str,
     /// Binary name inside that project.
     bin: &'static str,
+    /// Other folders (relative to the root) the guest's build depends on.
+    extra_watch: &'static [&'static str],
 }
 
 const GUESTS: &[Guest] = &[
-    Guest { env: "RUNQUEUE_KERNEL_ELF", dir: "kernel", bin: "runqueue-kernel" },
+    Guest { env: "RUNQUEUE_KERNEL_ELF", dir: "kernel", bin: "runqueue-kernel", extra_watch: &[] },
+    Guest {
+        env: "RUNQUEUE_BENCH_ELF",
+        dir: "emulator/guests/bench",
+        bin: "runqueue-bench",
+        extra_watch: &["emulator/guests/smode/fdt"],
+    },
 ];
 
 fn main() {
@@ -30,6 +38,9 @@ fn main() {
         let dir = root.join(guest.dir);
         for watched in ["src", "Cargo.toml", "Cargo.lock", "build.rs", "link.ld", ".cargo"] {
             println!("cargo:rerun-if-changed={}", dir.join(watched).display());
+        }
+        for extra in guest.extra_watch {
+            println!("cargo:rerun-if-changed={}", root.join(extra).display());
         }
         let elf = build(&dir, &target_dir, guest.bin);
         println!("cargo:rustc-env={}={}", guest.env, elf.display());

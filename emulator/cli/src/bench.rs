@@ -136,10 +136,10 @@ pub struct BenchReport {
 pub fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let bootargs = if opts.quick { "quick" } else { "" };
     let ours = run_ours(bootargs)?;
-    let mut peers = Vec::new();
+    let (mut peers, mut scratch) = (Vec::new(), Scratch(Vec::new()));
     if opts.qemu {
         let mut qemu = Command::new("qemu-system-riscv64");
-        let elf = scratch_file("bench.elf", BENCH_ELF)?;
+        let elf = scratch.write("bench.elf", BENCH_ELF)?;
         qemu.args(["-machine", "spike", "-bios", "none", "-nographic", "-monitor", "none", "-kernel"]).arg(&elf);
         if opts.quick {
             qemu.args(["-append", bootargs]);
@@ -148,12 +148,12 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     }
     if let Some(temu) = &opts.tinyemu {
         // TinyEMU loads a flat image at 0x8000_0000 as its "bios" from a JSON-ish config file.
-        let image = scratch_file("bench.bin", &flat_image(BENCH_ELF)?)?;
+        let image = scratch.write("bench.bin", &flat_image(BENCH_ELF)?)?;
         let config = format!(
             "{{ version: 1, machine: \"riscv64\", memory_size: 256, bios: \"{}\", cmdline: \"{bootargs}\" }}\n",
             image.display()
         );
-        let config = scratch_file("bench-tinyemu.cfg", config.as_bytes())?;
+        let config = scratch.write("bench-tinyemu.cfg", config.as_bytes())?;
         peers.push(run_peer("tinyemu", Command::new(temu).arg(&config), &ours)?);
     }
     Ok(BenchReport { quick: opts.quick, ours, peers })
@@ -287,11 +287,24 @@ fn run_peer(name: &str, cmd: &mut Command, ours: &EmulatorRun) -> Result<Emulato
     Ok(EmulatorRun { name: name.into(), phases, wall_seconds, cpu_seconds: cpu })
 }
 
-/// Writes `bytes` to a file in the system's temporary directory, named per process.
-fn scratch_file(name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
-    let path = std::env::temp_dir().join(format!("runqueue-{}-{name}", std::process::id()));
-    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
+/// Files written for the peers in the system's temporary directory, removed when dropped.
+struct Scratch(Vec<PathBuf>);
+
+impl Scratch {
+    fn write(&mut self, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+        let path = std::env::temp_dir().join(format!("runqueue-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        self.0.push(path.clone());
+        Ok(path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 /// The ELF's loadable segments laid out from the lowest one's address, as a raw image.

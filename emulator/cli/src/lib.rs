@@ -1,5 +1,6 @@
 //! The `runqueue` command's library: what the binary does, callable from tests and tools.
 
+pub mod bench;
 pub mod run;
 
 use std::path::PathBuf;

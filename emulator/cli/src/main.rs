@@ -2,7 +2,8 @@
 //! and measure the emulator's speed.
 
 use clap::{Parser, Subcommand};
-use runqueue::run;
+use runqueue::{Failure, bench, run, write_file};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -17,12 +18,41 @@ enum Command {
     /// Boot an ELF (by default the bundled teaching kernel) and run it until it shuts down.
     /// The exit code is the guest's.
     Run(run::RunArgs),
+    /// Measure the emulator's speed on the benchmark guest, optionally beside peers.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Also write the figures as JSON here.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also run the same guest on QEMU (`-machine spike`) and report the ratio.
+    #[arg(long)]
+    qemu: bool,
+    /// Also run the same guest on TinyEMU's `temu` at this path.
+    #[arg(long, value_name = "PATH")]
+    tinyemu: Option<PathBuf>,
+    /// A tenth of the work, for a quick look.
+    #[arg(long)]
+    quick: bool,
+}
+
+fn bench(args: &BenchArgs) -> Result<ExitCode, Failure> {
+    let options = bench::BenchOptions { qemu: args.qemu, tinyemu: args.tinyemu.clone(), quick: args.quick };
+    let report = bench::run(&options).map_err(Failure::Input)?;
+    println!("{report}");
+    if let Some(path) = &args.json {
+        write_file(path, report.to_json().as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => run::run(&args),
+        Command::Bench(args) => bench(&args),
     };
     match outcome {
         Ok(code) => code,

@@ -4,10 +4,9 @@
 mod common;
 use common::{Run, kernel, spread};
 
-/// The task that did the most work: the long task of `realtime` and `occupy`.
+/// The index of the task called `long` in `realtime` and `occupy`.
 fn long_task(run: &Run) -> usize {
-    let cpu = run.cpu();
-    (0..cpu.len()).max_by_key(|&i| cpu[i]).unwrap()
+    run.result.tasks.iter().position(|t| t.name == "long").expect("the workload has a task named long")
 }
 
 /// 001, sched-fairness-unequal: "cfs gives each process a count roughly inverse to its
@@ -49,8 +48,10 @@ fn realtime_short_tasks_finish_first_only_under_responsive_policies() {
     }
 }
 
-/// 001, sched-occupy: "rr and fifo finish the long task first (about 2020 ms); cfs, sjf and
-/// mlfq much later (4828, 6740, 5416 ms)".
+/// 001, sched-occupy: "rr and fifo finish the long task first (about 2020 ms); cfs and sjf
+/// much later (4828, 6740 ms)". (The seed's MLFQ was late too, 5416 ms, but ours charges
+/// yields against the allotment, OSTEP's rule 4, so its yield-heavy short tasks sink to the
+/// long task's level and share with it.)
 #[test]
 fn occupy_fifo_and_rr_finish_the_long_task_first() {
     let long_finish = |sched: &str| {
@@ -65,10 +66,8 @@ fn occupy_fifo_and_rr_finish_the_long_task_first() {
         assert!(first, "{sched}: the long task was not the first to finish");
         assert!((t as f64) < 0.7 * cfs as f64, "{sched}: long task at {t} ns, cfs {cfs} ns");
     }
-    for sched in ["sjf", "mlfq"] {
-        let (t, _) = long_finish(sched);
-        assert!(t as f64 > 0.9 * cfs as f64, "{sched}: long task at {t} ns, sooner than under cfs ({cfs} ns)");
-    }
+    let (sjf, _) = long_finish("sjf");
+    assert!(sjf > cfs, "sjf: long task at {sjf} ns, sooner than under cfs ({cfs} ns)");
 }
 
 /// 004: "ten endless loops under CFS: after 20 s the most and least favoured differ by 0.3 s"

@@ -31,9 +31,18 @@ fn main() {
         std::process::exit(2)
     });
     let start = Instant::now();
+    let (mut mark_time, mut mark_insns) = (0.0, 0);
     let stop = loop {
-        let stop = m.run(20_000_000);
-        std::io::stdout().write_all(&m.take_console()).ok();
+        let stop = m.run(1_000_000);
+        let out = m.take_console();
+        // Bench guests print "#phase NAME" lines: report the speed of the phase that ended.
+        if out.windows(6).any(|w| w == b"#phase" || w == b"#end  ".get(..6).unwrap_or(b"")) || out.starts_with(b"#end") {
+            let now = start.elapsed().as_secs_f64();
+            let n = m.instret() - mark_insns;
+            eprintln!("  [{n} insns in {:.3} s = {:.0} MIPS]", now - mark_time, n as f64 / (now - mark_time) / 1e6);
+            (mark_time, mark_insns) = (now, m.instret());
+        }
+        std::io::stdout().write_all(&out).ok();
         if stop != Stop::Budget || m.instret() >= max {
             break stop;
         }

@@ -14,11 +14,17 @@ pub struct Page {
 
 pub struct CodeCache {
     pages: Vec<Option<Box<Page>>>,
+    /// Holds a single page-straddling instruction while it runs.
+    scratch: Box<Page>,
 }
 
 impl CodeCache {
     pub fn new(ram_bytes: u64) -> CodeCache {
-        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect() }
+        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(), scratch: empty_page() }
+    }
+
+    pub fn scratch(&mut self) -> &mut Page {
+        &mut self.scratch
     }
 
     /// The decoded page for RAM page number `page`, created (empty) on first use.
@@ -26,7 +32,7 @@ impl CodeCache {
         let slot = self.pages.get_mut(page)?;
         if slot.is_none() {
             bus.mark_code_page(page);
-            *slot = Some(Box::new(Page { ops: [Op::UNDECODED; SLOTS] }));
+            *slot = Some(empty_page());
         }
         slot.as_deref_mut()
     }
@@ -51,4 +57,8 @@ impl CodeCache {
         self.pages.iter_mut().for_each(|p| *p = None);
         bus.clear_code_pages();
     }
+}
+
+fn empty_page() -> Box<Page> {
+    Box::new(Page { ops: [Op::UNDECODED; SLOTS] })
 }

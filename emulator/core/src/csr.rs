@@ -166,7 +166,8 @@ impl Hart {
         true
     }
 
-    /// Executes a CSR instruction; `Ok(true)` when it wrote (the block must end).
+    /// Executes a CSR instruction; `Ok(true)` when the write may change interrupt state or
+    /// translation, so the block must end.
     pub fn csr_instruction(&mut self, bus: &Bus, addr: u16, rd: usize, source: u64, kind: CsrOp, skip_write: bool) -> Result<bool, Trap> {
         self.check_access(addr, !skip_write)?;
         let old = self.csr_read(addr, bus).ok_or_else(illegal)?;
@@ -181,7 +182,7 @@ impl Hart {
             }
         }
         self.x[rd & 255] = old;
-        Ok(!skip_write)
+        Ok(!skip_write && ends_block(addr))
     }
 
     pub fn check_sfence(&self) -> Result<(), Trap> {
@@ -190,6 +191,11 @@ impl Hart {
         }
         Ok(())
     }
+}
+
+/// CSRs whose writes can make an interrupt deliverable or change address translation.
+fn ends_block(addr: u16) -> bool {
+    matches!(addr, SSTATUS | SIE | SIP | SATP | MSTATUS | MIE | MIP | MIDELEG | MEDELEG)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

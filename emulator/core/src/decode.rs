@@ -86,20 +86,24 @@ pub fn decode32(x: u32) -> Op {
     let s_imm = ((x as i32) >> 25 << 5) | rd as i32;
     let b_imm = sext((field(x, 31, 31) << 12) | (field(x, 7, 7) << 11) | (field(x, 30, 25) << 5) | (field(x, 11, 8) << 1), 13);
     let j_imm = sext((field(x, 31, 31) << 20) | (field(x, 19, 12) << 12) | (field(x, 20, 20) << 11) | (field(x, 30, 21) << 1), 21);
-    let op = |kind, imm| Op::new(kind, rd, rs1, rs2, imm, 4);
+    // One constructor per format, so fields a format lacks are always zero.
+    let op = |kind, imm| Op::new(kind, rd, rs1, 0, imm, 4);
+    let op_u = |kind, imm| Op::new(kind, rd, 0, 0, imm, 4);
+    let op_s = |kind, imm| Op::new(kind, 0, rs1, rs2, imm, 4);
+    let op_r = |kind| Op::new(kind, rd, rs1, rs2, 0, 4);
     let bad = Op::illegal(x, 4);
     match x & 0x7f {
-        0x37 => op(Lui, (x & 0xffff_f000) as i32),
-        0x17 => op(Auipc, (x & 0xffff_f000) as i32),
-        0x6f => op(Jal, j_imm),
+        0x37 => op_u(Lui, (x & 0xffff_f000) as i32),
+        0x17 => op_u(Auipc, (x & 0xffff_f000) as i32),
+        0x6f => op_u(Jal, j_imm),
         0x67 if f3 == 0 => op(Jalr, i_imm),
         0x63 => match f3 {
-            0 => op(Beq, b_imm),
-            1 => op(Bne, b_imm),
-            4 => op(Blt, b_imm),
-            5 => op(Bge, b_imm),
-            6 => op(Bltu, b_imm),
-            7 => op(Bgeu, b_imm),
+            0 => op_s(Beq, b_imm),
+            1 => op_s(Bne, b_imm),
+            4 => op_s(Blt, b_imm),
+            5 => op_s(Bge, b_imm),
+            6 => op_s(Bltu, b_imm),
+            7 => op_s(Bgeu, b_imm),
             _ => bad,
         },
         0x03 => match f3 {
@@ -113,10 +117,10 @@ pub fn decode32(x: u32) -> Op {
             _ => bad,
         },
         0x23 => match f3 {
-            0 => op(Sb, s_imm),
-            1 => op(Sh, s_imm),
-            2 => op(Sw, s_imm),
-            3 => op(Sd, s_imm),
+            0 => op_s(Sb, s_imm),
+            1 => op_s(Sh, s_imm),
+            2 => op_s(Sw, s_imm),
+            3 => op_s(Sd, s_imm),
             _ => bad,
         },
         0x13 => {
@@ -145,43 +149,43 @@ pub fn decode32(x: u32) -> Op {
             }
         }
         0x33 => match (f7, f3) {
-            (0, 0) => op(Add, 0),
-            (0x20, 0) => op(Sub, 0),
-            (0, 1) => op(Sll, 0),
-            (0, 2) => op(Slt, 0),
-            (0, 3) => op(Sltu, 0),
-            (0, 4) => op(Xor, 0),
-            (0, 5) => op(Srl, 0),
-            (0x20, 5) => op(Sra, 0),
-            (0, 6) => op(Or, 0),
-            (0, 7) => op(And, 0),
-            (1, 0) => op(Mul, 0),
-            (1, 1) => op(Mulh, 0),
-            (1, 2) => op(Mulhsu, 0),
-            (1, 3) => op(Mulhu, 0),
-            (1, 4) => op(Div, 0),
-            (1, 5) => op(Divu, 0),
-            (1, 6) => op(Rem, 0),
-            (1, 7) => op(Remu, 0),
+            (0, 0) => op_r(Add),
+            (0x20, 0) => op_r(Sub),
+            (0, 1) => op_r(Sll),
+            (0, 2) => op_r(Slt),
+            (0, 3) => op_r(Sltu),
+            (0, 4) => op_r(Xor),
+            (0, 5) => op_r(Srl),
+            (0x20, 5) => op_r(Sra),
+            (0, 6) => op_r(Or),
+            (0, 7) => op_r(And),
+            (1, 0) => op_r(Mul),
+            (1, 1) => op_r(Mulh),
+            (1, 2) => op_r(Mulhsu),
+            (1, 3) => op_r(Mulhu),
+            (1, 4) => op_r(Div),
+            (1, 5) => op_r(Divu),
+            (1, 6) => op_r(Rem),
+            (1, 7) => op_r(Remu),
             _ => bad,
         },
         0x3b => match (f7, f3) {
-            (0, 0) => op(Addw, 0),
-            (0x20, 0) => op(Subw, 0),
-            (0, 1) => op(Sllw, 0),
-            (0, 5) => op(Srlw, 0),
-            (0x20, 5) => op(Sraw, 0),
-            (1, 0) => op(Mulw, 0),
-            (1, 4) => op(Divw, 0),
-            (1, 5) => op(Divuw, 0),
-            (1, 6) => op(Remw, 0),
-            (1, 7) => op(Remuw, 0),
+            (0, 0) => op_r(Addw),
+            (0x20, 0) => op_r(Subw),
+            (0, 1) => op_r(Sllw),
+            (0, 5) => op_r(Srlw),
+            (0x20, 5) => op_r(Sraw),
+            (1, 0) => op_r(Mulw),
+            (1, 4) => op_r(Divw),
+            (1, 5) => op_r(Divuw),
+            (1, 6) => op_r(Remw),
+            (1, 7) => op_r(Remuw),
             _ => bad,
         },
         0x2f => decode_amo(x, rd, rs1, rs2, f3),
         0x0f => match f3 {
-            0 => op(Fence, 0),
-            1 => op(FenceI, 0),
+            0 => op_u(Fence, 0),
+            1 => op_u(FenceI, 0),
             _ => bad,
         },
         0x73 => decode_system(x, rd, rs1, rs2, f3, f7),
@@ -218,15 +222,15 @@ fn decode_amo(x: u32, rd: u32, rs1: u32, rs2: u32, f3: u32) -> Op {
 fn decode_system(x: u32, rd: u32, rs1: u32, rs2: u32, f3: u32, f7: u32) -> Op {
     use Kind::*;
     let csr = (x >> 20) as i32;
-    let op = |kind| Op::new(kind, rd, rs1, rs2, csr, 4);
+    let op = |kind| Op::new(kind, rd, rs1, 0, csr, 4);
     match f3 {
         0 if rd == 0 => match (f7, rs2, rs1) {
-            (0, 0, 0) => op(Ecall),
-            (0, 1, 0) => op(Ebreak),
-            (0x18, 2, 0) => op(Mret),
-            (0x08, 2, 0) => op(Sret),
-            (0x08, 5, 0) => op(Wfi),
-            (0x09, _, _) => op(SfenceVma),
+            (0, 0, 0) => Op::new(Ecall, 0, 0, 0, 0, 4),
+            (0, 1, 0) => Op::new(Ebreak, 0, 0, 0, 0, 4),
+            (0x18, 2, 0) => Op::new(Mret, 0, 0, 0, 0, 4),
+            (0x08, 2, 0) => Op::new(Sret, 0, 0, 0, 0, 4),
+            (0x08, 5, 0) => Op::new(Wfi, 0, 0, 0, 0, 4),
+            (0x09, _, _) => Op::new(SfenceVma, 0, rs1, rs2, 0, 4),
             _ => Op::illegal(x, 4),
         },
         1 => op(Csrrw),

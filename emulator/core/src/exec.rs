@@ -28,6 +28,7 @@ pub enum Exit {
 }
 
 /// How a block ended, or what a slow-path op asks the block loop to do.
+#[derive(PartialEq, Eq)]
 enum Step {
     /// Continue at this pc (stays in the block if it is on the same page).
     Go(u64),
@@ -35,6 +36,8 @@ enum Step {
     End(u64),
     Trap(Trap),
     Wait(u64),
+    /// The op at `pc` straddles a page boundary and must run from the scratch page.
+    Straddle,
 }
 
 const ILLEGAL: Step = Step::Trap(Trap { cause: cause::ILLEGAL, tval: 0 });
@@ -95,7 +98,22 @@ impl Hart {
             let Some(page) = code.page(page_off / PAGE_SIZE as usize, bus) else {
                 return Exit::TrapLoop;
             };
-            match self.block(bus, page, page_off, stop) {
+            let mut step = self.block(bus, page, page_off, stop);
+            if step == Step::Straddle {
+                step = match self.fetch_straddle(bus, self.pc) {
+                    Ok(op) => {
+                        // Run just this op from a scratch page at the same page offset.
+                        let scratch = code.scratch();
+                        scratch.ops[SLOTS - 1] = op;
+                        self.block(bus, scratch, page_off, self.ticks + 1)
+                    }
+                    Err(t) => {
+                        self.ticks += 1;
+                        Step::Trap(t)
+                    }
+                };
+            }
+            match step {
                 Step::Trap(t) => {
                     if let Some(exit) = self.take(t) {
                         return exit;
@@ -132,10 +150,9 @@ impl Hart {
                 break Step::End(pc);
             }
             let idx = ((pc as usize) >> 1) % SLOTS;
-            let mut op = page.ops[idx];
+            let op = page.ops[idx];
             n += 1;
-            // Re-dispatch after decoding a slot or fetching a page-straddling instruction.
-            loop {
+            {
                 let next = pc.wrapping_add(op.len as u64);
                 let imm = op.imm as i64 as u64;
                 let a = self.r(op.rs1);
@@ -172,9 +189,16 @@ impl Hart {
                 }
                 macro_rules! load {
                     ($n:literal, $ext:expr) => {
-                        match self.load::<$n>(bus, addr) {
-                            Ok(v) => set!($ext(v)),
-                            Err(t) => break 'block Step::Trap(t),
+                        match self.load_fast::<$n>(bus, addr) {
+                            Some(v) => set!($ext(v)),
+                            None => {
+                                // Devices may read the time, which needs the tick count.
+                                self.ticks = n;
+                                match self.load_slow(bus, addr, $n) {
+                                    Ok(v) => set!($ext(v)),
+                                    Err(t) => break 'block Step::Trap(t),
+                                }
+                            }
                         }
                     };
                 }
@@ -261,19 +285,19 @@ impl Hart {
                     Remuw => setw!(if b as u32 == 0 { a as u32 } else { a as u32 % b as u32 }),
                     Fence => go!(next),
                     Undecoded => {
-                        op = decode_at(bus, page_off, pc);
-                        page.ops[idx] = op;
-                        continue;
+                        page.ops[idx] = decode_at(bus, page_off, pc);
+                        n -= 1;
+                        continue 'block;
                     }
-                    Straddle => match self.fetch_straddle(bus, pc) {
-                        Ok(full) => {
-                            op = full;
-                            continue;
-                        }
-                        Err(t) => break 'block Step::Trap(t),
-                    },
+                    Straddle => {
+                        n -= 1;
+                        break 'block Step::Straddle;
+                    }
                     Illegal => break 'block Step::Trap(Trap::new(cause::ILLEGAL, op.imm as u32 as u64)),
-                    _ => match self.step_system(bus, op, pc, next) {
+                    _ => match {
+                        self.ticks = n;
+                        self.step_system(bus, op, pc, next)
+                    } {
                         Step::Go(t) => go!(t),
                         Step::End(t) => {
                             pc = t;
@@ -283,7 +307,7 @@ impl Hart {
                             pc = t;
                             break 'block Step::Wait(t);
                         }
-                        trap @ Step::Trap(_) => break 'block trap,
+                        other => break 'block other,
                     },
                 }
             }

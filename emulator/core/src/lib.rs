@@ -8,6 +8,8 @@
 //! instructions, so the same input gives the same output on every host.
 
 extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 mod bus;
 mod code;

@@ -184,19 +184,27 @@ impl Hart {
     /// Loads `N` bytes (zero-extended).
     #[inline(always)]
     pub fn load<const N: usize>(&mut self, bus: &mut Bus, va: u64) -> Result<u64, Trap> {
+        match self.load_fast::<N>(bus, va) {
+            Some(v) => Ok(v),
+            None => self.load_slow(bus, va, N),
+        }
+    }
+
+    /// A TLB hit on RAM within one page, or `None`.
+    #[inline(always)]
+    pub fn load_fast<const N: usize>(&self, bus: &Bus, va: u64) -> Option<u64> {
         let (i, tag) = key(va, self.data_ctx);
         let e = self.tlb.read[i];
         if e.tag == tag && (va & 0xfff) as usize <= PAGE_SIZE as usize - N {
             let off = va.wrapping_add(e.addend) as usize;
-            if let Some(bytes) = bus.ram.get(off..off + N) {
-                return Ok(le_read::<N>(bytes));
-            }
+            return bus.ram.get(off..off + N).map(le_read::<N>);
         }
-        self.load_slow(bus, va, N)
+        None
     }
 
+    /// Everything else: page crossing, TLB miss, devices, faults.
     #[inline(never)]
-    fn load_slow(&mut self, bus: &mut Bus, va: u64, size: usize) -> Result<u64, Trap> {
+    pub fn load_slow(&mut self, bus: &mut Bus, va: u64, size: usize) -> Result<u64, Trap> {
         if (va & 0xfff) as usize + size > PAGE_SIZE as usize {
             let mut value = 0;
             for i in 0..size as u64 {

@@ -214,3 +214,19 @@ pub fn elf(base: u64, code: &[u8], entry_offset: u64, symbols: &[(&str, u64)]) -
     f[60..62].copy_from_slice(&3u16.to_le_bytes());
     f
 }
+
+impl Asm {
+    /// Loads the address of byte `target` of this program (within ±2 KiB), given the program's
+    /// base address is where it runs from.
+    pub fn la(&mut self, rd: u32, target: i32) -> &mut Self {
+        let delta = target - self.here();
+        self.emit(auipc(rd, 0));
+        self.emit(addi(rd, rd, delta))
+    }
+    /// Pads with zeros up to byte `offset`.
+    pub fn at(&mut self, offset: usize) -> &mut Self {
+        assert!(self.bytes.len() <= offset, "code overran {offset:#x}");
+        self.bytes.resize(offset, 0);
+        self
+    }
+}

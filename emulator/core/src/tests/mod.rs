@@ -2,3 +2,8 @@
 
 mod enc;
 mod smoke;
+mod decode;
+mod traps;
+mod util;
+mod sbi;
+mod paging;
