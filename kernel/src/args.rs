@@ -76,7 +76,8 @@ pub enum ArgError {
     NotKeyValue(&'static str),
     UnknownSched(&'static str),
     UnknownWorkload(&'static str),
-    UnknownKey(&'static str),
+    /// An argument that is no global, scheduler or this workload's tunable.
+    UnknownKey(&'static str, &'static WorkloadSpec),
     Duplicate(&'static str),
     BadValue(&'static Tunable, &'static str),
     TooMany,
@@ -103,15 +104,15 @@ impl fmt::Display for ArgError {
                 write!(f, "unknown workload '{w}'; accepted: ")?;
                 names(f, WORKLOADS, |w| w.name)
             }
-            ArgError::UnknownKey(k) => {
+            ArgError::UnknownKey(k, workload) => {
                 write!(f, "unknown argument '{k}'; accepted: sched, workload, ")?;
                 names(f, GLOBAL, |t| t.name)?;
                 for s in SCHEDULERS.iter().filter(|s| !s.tunables.is_empty()) {
                     write!(f, ", ")?;
                     names(f, s.tunables, |t| t.name)?;
                 }
-                write!(f, ", and the chosen workload's: ")?;
-                names(f, WORKLOADS, |w| w.name)?;
+                write!(f, ", and {}'s: ", workload.name)?;
+                names(f, workload.tunables, |t| t.name)?;
                 write!(f, " (see 'catalog')")
             }
             ArgError::Duplicate(k) => write!(f, "argument '{k}' given twice"),
@@ -201,16 +202,19 @@ fn default_value(t: &'static Tunable) -> Value {
 impl Settings {
     /// Parses the whole command line. `catalog` is handled by the caller before this.
     pub fn parse(args: &'static str) -> Result<Settings, ArgError> {
-        let mut sched_name = DEFAULT_SCHED;
-        let mut workload_name = DEFAULT_WORKLOAD;
+        let (mut sched_name, mut workload_name) = (None, None);
         for word in args.split_ascii_whitespace() {
             let (key, value) = word.split_once('=').ok_or(ArgError::NotKeyValue(word))?;
-            match key {
-                "sched" => sched_name = value,
-                "workload" => workload_name = value,
-                _ => {}
+            let slot = match key {
+                "sched" => &mut sched_name,
+                "workload" => &mut workload_name,
+                _ => continue,
+            };
+            if slot.replace(value).is_some() {
+                return Err(ArgError::Duplicate(key));
             }
         }
+        let (sched_name, workload_name) = (sched_name.unwrap_or(DEFAULT_SCHED), workload_name.unwrap_or(DEFAULT_WORKLOAD));
         let sched = SCHEDULERS.iter().find(|s| s.name == sched_name).ok_or(ArgError::UnknownSched(sched_name))?;
         let workload =
             WORKLOADS.iter().find(|w| w.name == workload_name).ok_or(ArgError::UnknownWorkload(workload_name))?;
@@ -221,7 +225,7 @@ impl Settings {
             if key == "sched" || key == "workload" {
                 continue;
             }
-            let t = settings.tunable(key).ok_or(ArgError::UnknownKey(key))?;
+            let t = settings.tunable(key).ok_or(ArgError::UnknownKey(key, workload))?;
             if settings.given.iter().flatten().any(|(g, _)| g.name == key) {
                 return Err(ArgError::Duplicate(key));
             }
@@ -263,7 +267,6 @@ impl Settings {
     pub fn list(&self, name: &str) -> IntList {
         match self.value(name) {
             Value::List(l) => l,
-            Value::Int(v) => IntList { items: [v; MAX_LIST], len: 1 },
             _ => IntList { items: [0; MAX_LIST], len: 0 },
         }
     }

@@ -12,7 +12,7 @@ use crate::hart::{self, Leave, MAX_HARTS};
 use crate::line::Line;
 use crate::lock::SpinLock;
 use crate::sched::{Enqueue, Policy, fifo::Fifo};
-use crate::task::{self, Entry, MAX_TASKS, State, Task, Tid};
+use crate::task::{self, Args, Entry, MAX_TASKS, State, Task, Tid};
 use crate::{power, report, sbi, trace};
 use core::sync::atomic::{AtomicU64, Ordering};
 
@@ -70,7 +70,7 @@ impl Kernel {
     }
 
     /// Creates a runnable task; `Err` when the table is full.
-    pub fn spawn(&mut self, name: &str, index: Option<usize>, nice: i32, entry: Entry, args: [u64; 4]) -> Result<Tid, usize> {
+    pub fn spawn(&mut self, name: &str, index: Option<usize>, nice: i32, entry: Entry, args: Args) -> Result<Tid, usize> {
         let tid = self.count + 1;
         if tid >= MAX_TASKS {
             return Err(MAX_TASKS - 1);

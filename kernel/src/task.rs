@@ -12,8 +12,9 @@ pub const MAX_TASKS: usize = 64;
 pub const TASK_STACK_SIZE: usize = 16 * 1024;
 const NAME_CAP: usize = 16;
 
-/// What a workload task runs: an entry point and four words of arguments.
-pub type Entry = fn([u64; 4]);
+/// What a workload task runs: an entry point and its arguments.
+pub type Args = [u64; 6];
+pub type Entry = fn(Args);
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum State {
@@ -36,7 +37,7 @@ pub struct Task {
     pub allowed: u32,
     pub state: State,
     pub entry: Entry,
-    pub args: [u64; 4],
+    pub args: Args,
     /// CPU time in total and in the current stint (since last switched in), in ns.
     pub cpu_ns: u64,
     pub stint_ns: u64,
@@ -51,7 +52,7 @@ pub struct Task {
     pub charged_at: u64,
 }
 
-fn never(_: [u64; 4]) {}
+fn never(_: Args) {}
 
 impl Task {
     pub const FREE: Task = Task {
@@ -62,7 +63,7 @@ impl Task {
         allowed: 0,
         state: State::Free,
         entry: never,
-        args: [0; 4],
+        args: [0; 6],
         cpu_ns: 0,
         stint_ns: 0,
         wait_ns: 0,
@@ -75,7 +76,7 @@ impl Task {
     };
 
     /// A runnable task, created at `now`.
-    pub fn new(tid: Tid, nice: i32, allowed: u32, entry: Entry, args: [u64; 4], now: u64) -> Task {
+    pub fn new(tid: Tid, nice: i32, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
         Task { tid, nice, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 

@@ -3,7 +3,6 @@
 use crate::uart::Uart;
 use crate::{MAX_HARTS, TICKS_PER_MTIME};
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 
 pub const RAM_BASE: u64 = 0x8000_0000;
@@ -71,10 +70,16 @@ fn merge(old: u64, offset_in_reg: u64, size: usize, value: u64) -> u64 {
 }
 
 impl Bus {
-    pub fn new(ram_bytes: u64, harts: usize) -> Bus {
+    /// A bus with zeroed RAM; `None` if the host cannot allocate it.
+    pub fn new(ram_bytes: u64, harts: usize) -> Option<Bus> {
         let pages = (ram_bytes / PAGE_SIZE) as usize;
-        Bus {
-            ram: vec![0; ram_bytes as usize],
+        let bytes = usize::try_from(ram_bytes).ok()?;
+        // Probe first, so a host that cannot hold the RAM gets an error rather than an abort;
+        // `vec!` then takes zeroed memory from the system without writing every page.
+        Vec::<u8>::new().try_reserve_exact(bytes).ok()?;
+        let ram = alloc::vec![0; bytes];
+        Some(Bus {
+            ram,
             harts,
             uart: Uart::default(),
             msip: [false; MAX_HARTS],
@@ -85,10 +90,10 @@ impl Bus {
             htif: None,
             exit: None,
             fault: None,
-            code_pages: vec![0; pages.div_ceil(64)],
+            code_pages: alloc::vec![0; pages.div_ceil(64)],
             code_epoch: 0,
             code_writes: Vec::new(),
-        }
+        })
     }
 
     pub fn ram_end(&self) -> u64 {
@@ -207,7 +212,7 @@ impl Bus {
     fn clint_write(&mut self, offset: u64, size: usize, value: u64) {
         if offset < CLINT_MTIMECMP {
             let hart = (offset / 4) as usize;
-            if hart < self.harts && offset % 4 == 0 {
+            if hart < self.harts && offset.is_multiple_of(4) {
                 self.msip[hart] = value & 1 != 0;
             }
         } else if offset < CLINT_MTIME {

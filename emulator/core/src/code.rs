@@ -2,7 +2,8 @@
 //! per halfword. Stores into a page holding code reset the slots they overlap.
 
 use crate::bus::{Bus, PAGE_SIZE, RAM_BASE};
-use crate::decode::Op;
+use crate::bus::le_read;
+use crate::decode::{decode16, decode32, is_full_width, Op};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
@@ -10,6 +11,26 @@ pub const SLOTS: usize = (PAGE_SIZE / 2) as usize;
 
 pub struct Page {
     pub ops: [Op; SLOTS],
+    /// Where the page starts in RAM.
+    base: usize,
+}
+
+impl Page {
+    /// Decodes the slot for `pc` from RAM. Kept out of line: it runs once per slot.
+    #[cold]
+    #[inline(never)]
+    pub fn decode(&mut self, bus: &Bus, pc: u64) {
+        let offset = pc as usize & (PAGE_SIZE as usize - 1);
+        let at = self.base + offset;
+        let low = le_read::<2>(&bus.ram[at..]) as u16;
+        self.ops[offset / 2] = if !is_full_width(low) {
+            decode16(low)
+        } else if offset == PAGE_SIZE as usize - 2 {
+            Op::STRADDLE
+        } else {
+            decode32(le_read::<4>(&bus.ram[at..]) as u32)
+        };
+    }
 }
 
 pub struct CodeCache {
@@ -20,9 +41,10 @@ pub struct CodeCache {
 
 impl CodeCache {
     pub fn new(ram_bytes: u64) -> CodeCache {
-        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(), scratch: empty_page() }
+        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(), scratch: empty_page(0) }
     }
 
+    /// A page that runs one page-straddling instruction (it never decodes anything).
     pub fn scratch(&mut self) -> &mut Page {
         &mut self.scratch
     }
@@ -32,7 +54,7 @@ impl CodeCache {
         let slot = self.pages.get_mut(page)?;
         if slot.is_none() {
             bus.mark_code_page(page);
-            *slot = Some(empty_page());
+            *slot = Some(empty_page(page * PAGE_SIZE as usize));
         }
         slot.as_deref_mut()
     }
@@ -59,6 +81,6 @@ impl CodeCache {
     }
 }
 
-fn empty_page() -> Box<Page> {
-    Box::new(Page { ops: [Op::UNDECODED; SLOTS] })
+fn empty_page(base: usize) -> Box<Page> {
+    Box::new(Page { ops: [Op::UNDECODED; SLOTS], base })
 }

@@ -12,6 +12,8 @@ pub enum LoadError {
     RamSize { bytes: u64, min: u64, max: u64 },
     /// `Config::quantum` outside 1..=max.
     Quantum { quantum: u64, max: u64 },
+    /// The host could not allocate this much RAM.
+    OutOfMemory(u64),
     /// The boot arguments cannot go into the FDT.
     BootArgs(&'static str),
     /// The file is shorter than an ELF header or lacks the magic.
@@ -66,6 +68,7 @@ impl fmt::Display for LoadError {
                 max >> 20
             ),
             Quantum { quantum, max } => write!(f, "quantum {quantum} is invalid: it must be between 1 and {max} instructions"),
+            OutOfMemory(bytes) => write!(f, "cannot allocate {} MiB of guest RAM on this host", bytes >> 20),
             BootArgs(why) => write!(f, "boot arguments rejected: {why}"),
             NotElf => write!(f, "not an ELF file (too short or bad magic)"),
             Class(c) => write!(f, "ELF class {c} is not 64-bit (2)"),

@@ -9,7 +9,7 @@
 use crate::bus::{le_read, le_write, Bus, PAGE_SIZE};
 use crate::code::{CodeCache, Page, SLOTS};
 use crate::csr::CsrOp;
-use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
+use crate::decode::{decode32, Kind, Op};
 use crate::hart::{cause, mstatus, Hart, RunState, Trap, PRV_M, PRV_S, PRV_U};
 
 /// Why a hart stopped running.
@@ -81,8 +81,11 @@ impl Hart {
             if deadline > now {
                 stop = stop.min(self.ticks.saturating_add(deadline - now));
             }
-            let page_off = match self.fetch_page(bus, self.pc) {
-                Ok(off) => off,
+            let fetched = self.fetch_page(bus, self.pc).and_then(|off| {
+                code.page(off / PAGE_SIZE as usize, bus).ok_or(Trap::new(cause::FETCH_ACCESS, self.pc))
+            });
+            let page = match fetched {
+                Ok(page) => page,
                 Err(t) => {
                     if self.just_trapped {
                         return Exit::TrapLoop;
@@ -95,17 +98,14 @@ impl Hart {
                 }
             };
             self.just_trapped = false;
-            let Some(page) = code.page(page_off / PAGE_SIZE as usize, bus) else {
-                return Exit::TrapLoop;
-            };
-            let mut step = self.block(bus, page, page_off, stop);
+            let mut step = self.block(bus, page, stop);
             if step == Step::Straddle {
                 step = match self.fetch_straddle(bus, self.pc) {
                     Ok(op) => {
                         // Run just this op from a scratch page at the same page offset.
                         let scratch = code.scratch();
                         scratch.ops[SLOTS - 1] = op;
-                        self.block(bus, scratch, page_off, self.ticks + 1)
+                        self.block(bus, scratch, self.ticks + 1)
                     }
                     Err(t) => {
                         self.ticks += 1;
@@ -141,17 +141,18 @@ impl Hart {
     /// The hot ops are inline here, in a function of its own, so `pc` and the counters
     /// stay in registers.
     #[inline(never)]
-    fn block(&mut self, bus: &mut Bus, page: &mut Page, page_off: usize, stop: u64) -> Step {
+    fn block(&mut self, bus: &mut Bus, page: &mut Page, stop: u64) -> Step {
         use Kind::*;
         let mut pc = self.pc;
-        let mut n = self.ticks;
+        // Counting down what is left keeps one register instead of the count and the limit.
+        let mut left = stop.saturating_sub(self.ticks);
         let result = 'block: loop {
-            if n >= stop {
+            if left == 0 {
                 break Step::End(pc);
             }
             let idx = ((pc as usize) >> 1) % SLOTS;
             let op = page.ops[idx];
-            n += 1;
+            left -= 1;
             {
                 let next = pc.wrapping_add(op.len as u64);
                 let imm = op.imm as i64 as u64;
@@ -193,7 +194,7 @@ impl Hart {
                             Some(v) => set!($ext(v)),
                             None => {
                                 // Devices may read the time, which needs the tick count.
-                                self.ticks = n;
+                                self.ticks = stop - left;
                                 match self.load_slow(bus, addr, $n) {
                                     Ok(v) => set!($ext(v)),
                                     Err(t) => break 'block Step::Trap(t),
@@ -285,19 +286,19 @@ impl Hart {
                     Remuw => setw!(if b as u32 == 0 { a as u32 } else { a as u32 % b as u32 }),
                     Fence => go!(next),
                     Undecoded => {
-                        page.ops[idx] = decode_at(bus, page_off, pc);
-                        n -= 1;
+                        page.decode(bus, pc);
+                        left += 1;
                         continue 'block;
                     }
                     Straddle => {
-                        n -= 1;
+                        left += 1;
                         break 'block Step::Straddle;
                     }
                     Illegal => break 'block Step::Trap(Trap::new(cause::ILLEGAL, op.imm as u32 as u64)),
-                    _ => match {
-                        self.ticks = n;
-                        self.step_system(bus, op, pc, next)
-                    } {
+                    Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Ecall | Ebreak | FenceI | SfenceVma | Mret | Sret | Wfi
+                    | LrW | ScW | AmoSwapW | AmoAddW | AmoXorW | AmoAndW | AmoOrW | AmoMinW | AmoMaxW | AmoMinuW | AmoMaxuW
+                    | LrD | ScD | AmoSwapD | AmoAddD | AmoXorD | AmoAndD | AmoOrD | AmoMinD | AmoMaxD | AmoMinuD
+                    | AmoMaxuD => match self.step_system(bus, op, pc, next, stop - left) {
                         Step::Go(t) => go!(t),
                         Step::End(t) => {
                             pc = t;
@@ -313,14 +314,16 @@ impl Hart {
             }
         };
         self.pc = pc;
-        self.ticks = n;
+        self.ticks = stop - left;
         result
     }
 
     /// The less frequent ops: atomics, CSRs, privileged instructions.
     #[inline(never)]
-    fn step_system(&mut self, bus: &mut Bus, op: Op, pc: u64, next: u64) -> Step {
+    fn step_system(&mut self, bus: &mut Bus, op: Op, pc: u64, next: u64, ticks: u64) -> Step {
         use Kind::*;
+        // CSRs and wfi may look at the time, which needs the tick count.
+        self.ticks = ticks;
         let a = self.r(op.rs1);
         let csr = |kind, source, skip| (op.imm as u16 & 0xfff, source, kind, skip);
         let (addr, source, kind, skip) = match op.kind {
@@ -407,7 +410,7 @@ impl Hart {
             k if (k as u8) < (LrD as u8) => (4, false, false),
             _ => (8, false, false),
         };
-        let off = self.atomic_target(bus, va, size, lr)?;
+        let (off, watched) = self.atomic_target(bus, va, size, lr)?;
         let read = |bus: &Bus| if size == 4 { le_read::<4>(&bus.ram[off..]) as i32 as i64 as u64 } else { le_read::<8>(&bus.ram[off..]) };
         let old = read(bus);
         let pa = crate::bus::RAM_BASE + off as u64;
@@ -444,7 +447,7 @@ impl Hart {
         } else {
             le_write::<8>(&mut bus.ram[off..], new);
         }
-        Ok(bus.note_ram_write(pa, size))
+        Ok(watched && bus.note_ram_write(pa, size))
     }
 
     /// A 32-bit instruction whose upper half is on the next page: fetched and decoded each
@@ -460,21 +463,6 @@ impl Hart {
         }
         Ok(decode32(bits))
     }
-}
-
-/// Decodes the instruction at `pc`, whose page starts at RAM offset `page_off`.
-#[cold]
-#[inline(never)]
-fn decode_at(bus: &Bus, page_off: usize, pc: u64) -> Op {
-    let at = page_off + (pc as usize & (PAGE_SIZE as usize - 1));
-    let low = le_read::<2>(&bus.ram[at..]) as u16;
-    if !is_full_width(low) {
-        return decode16(low);
-    }
-    if pc & 0xfff == 0xffe {
-        return Op::STRADDLE;
-    }
-    decode32(le_read::<4>(&bus.ram[at..]) as u32)
 }
 
 fn div(a: i64, b: i64) -> i64 {

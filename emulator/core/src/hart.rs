@@ -112,11 +112,14 @@ pub struct Csrs {
     pub instret_delta: u64,
 }
 
+/// `repr(C)` with the registers first, so the interpreter addresses them from the hart's own
+/// pointer and needs no extra register for the register file.
+#[repr(C)]
 pub struct Hart {
-    pub id: usize,
     /// x0..x31, then a sink for writes to x0 (see `decode::ZERO_SINK`), padded so any `u8`
     /// index is in bounds.
     pub x: [u64; 256],
+    pub id: usize,
     pub pc: u64,
     pub prv: u8,
     pub state: RunState,

@@ -85,7 +85,7 @@ pub(crate) fn validate(config: &Config) -> Result<(), LoadError> {
         return Err(LoadError::Harts(config.harts));
     }
     let ram = config.ram_bytes;
-    if ram % 4096 != 0 || !(MIN_RAM..=MAX_RAM).contains(&ram) {
+    if !ram.is_multiple_of(4096) || !(MIN_RAM..=MAX_RAM).contains(&ram) {
         return Err(LoadError::RamSize { bytes: ram, min: MIN_RAM, max: MAX_RAM });
     }
     if !(1..=MAX_QUANTUM).contains(&config.quantum) {
@@ -116,7 +116,7 @@ impl Machine {
             return Err(LoadError::FdtTooLarge { size: tree.len() as u64, max: FDT_FROM_RAM_END });
         }
         let image = elf::parse(elf, RAM_BASE, ram_end, fdt_addr..fdt_addr + tree.len() as u64)?;
-        let mut bus = Bus::new(config.ram_bytes, config.harts);
+        let mut bus = Bus::new(config.ram_bytes, config.harts).ok_or(LoadError::OutOfMemory(config.ram_bytes))?;
         for seg in &image.segments {
             let off = (seg.paddr - RAM_BASE) as usize;
             bus.ram[off..off + seg.file_size].copy_from_slice(&elf[seg.offset..seg.offset + seg.file_size]);
@@ -191,35 +191,34 @@ impl Machine {
             let h = self.cur;
             let hart = &mut self.harts[h];
             hart.clock_base = (self.clock + self.pos).wrapping_sub(hart.ticks);
-            if hart.state == RunState::Waiting {
-                self.wait_in_turn(h);
+            match hart.state {
+                RunState::Stopped => self.pos = quantum,
+                // Sleeps to the end of the turn, or wakes where its timer fires within it.
+                RunState::Waiting => self.wait_in_turn(h),
+                RunState::Running => {}
             }
             let hart = &mut self.harts[h];
-            if hart.state == RunState::Running && self.pos < quantum {
-                let before = hart.ticks;
-                let exit = hart.run(&mut self.bus, &mut self.code, (quantum - self.pos).min(left));
-                let ran = hart.ticks - before;
-                self.pos += ran;
-                left = left.saturating_sub(ran);
-                match exit {
-                    Exit::Sbi => sbi::call(&mut self.harts, &mut self.bus, h),
-                    Exit::TrapLoop => {
-                        let vector = self.harts[h].pc;
-                        return self.fault(h, alloc::format!("the trap handler at {vector:#x} cannot be fetched, so every trap would trap again"));
-                    }
-                    Exit::Halt => {
-                        if let Some(what) = self.bus.fault.take() {
-                            return self.fault(h, what);
-                        }
-                    }
-                    Exit::Limit | Exit::Wait => {}
-                }
-                if self.harts[h].state == RunState::Running && self.pos < quantum {
-                    continue;
-                }
-            }
-            if self.harts[h].state != RunState::Running || self.pos >= quantum {
+            if hart.state != RunState::Running || self.pos >= quantum {
                 self.next_turn();
+                continue;
+            }
+            let before = hart.ticks;
+            let exit = hart.run(&mut self.bus, &mut self.code, (quantum - self.pos).min(left));
+            let ran = hart.ticks - before;
+            self.pos += ran;
+            left = left.saturating_sub(ran);
+            match exit {
+                Exit::Sbi => sbi::call(&mut self.harts, &mut self.bus, h),
+                Exit::TrapLoop => {
+                    let vector = self.harts[h].pc;
+                    return self.fault(h, alloc::format!("the trap handler at {vector:#x} cannot be fetched, so every trap would trap again"));
+                }
+                Exit::Halt => {
+                    if let Some(what) = self.bus.fault.take() {
+                        return self.fault(h, what);
+                    }
+                }
+                Exit::Limit | Exit::Wait => {}
             }
         }
     }

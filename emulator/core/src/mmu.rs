@@ -249,15 +249,22 @@ impl Hart {
         bus.write(pa, size, value).ok_or(Trap::new(cause::STORE_ACCESS, va))
     }
 
-    /// Physical RAM offset for an atomic access of `size` bytes: aligned, translated for a
-    /// store (LR: for a load), and in RAM.
-    pub fn atomic_target(&mut self, bus: &mut Bus, va: u64, size: u64, lr: bool) -> Result<usize, Trap> {
+    /// RAM offset for an atomic access of `size` bytes: aligned, translated for a store (LR:
+    /// for a load), and in RAM. The flag says the page is watched (code or HTIF), so the
+    /// write must be reported to the bus.
+    pub fn atomic_target(&mut self, bus: &mut Bus, va: u64, size: u64, lr: bool) -> Result<(usize, bool), Trap> {
         let access = if lr { Access::Load } else { Access::Store };
-        if va % size != 0 {
+        if !va.is_multiple_of(size) {
             let c = if lr { cause::LOAD_MISALIGNED } else { cause::STORE_MISALIGNED };
             return Err(Trap::new(c, va));
         }
-        let pa = self.translate(bus, va, access)?;
-        bus.ram_offset(pa, size).ok_or(access.access_fault(va))
+        let (i, tag) = key(va, self.data_ctx);
+        let e = self.tlb.table(access)[i];
+        if e.tag == tag {
+            return Ok((va.wrapping_add(e.addend) as usize, false));
+        }
+        let pa = self.translate_fill(bus, va, access)?;
+        let off = bus.ram_offset(pa, size).ok_or(access.access_fault(va))?;
+        Ok((off, bus.is_watched_page(off / PAGE_SIZE as usize)))
     }
 }

@@ -46,11 +46,11 @@ fn selected(harts: usize, mask: u64, base: u64) -> Result<Vec<usize>, i64> {
     if base == u64::MAX {
         return Ok((0..harts).collect());
     }
-    let list: Vec<usize> = (0..64u64).filter(|b| mask >> b & 1 != 0).map(|b| base.saturating_add(b) as usize).collect();
-    if list.iter().any(|&h| h >= harts) {
+    let list: Vec<u64> = (0..64u64).filter(|b| mask >> b & 1 != 0).map(|b| base.saturating_add(b)).collect();
+    if list.iter().any(|&h| h >= harts as u64) {
         return Err(ERR_INVALID_PARAM);
     }
-    Ok(list)
+    Ok(list.into_iter().map(|h| h as usize).collect())
 }
 
 /// Handles the SBI call of hart `cur`, whose pc is at its `ecall`.

@@ -199,7 +199,7 @@ impl Machine {
             h.update_ctx();
             hart_list.push(h);
         }
-        let mut bus = Bus::new(config.ram_bytes, config.harts);
+        let mut bus = Bus::new(config.ram_bytes, config.harts).ok_or(LoadError::OutOfMemory(config.ram_bytes))?;
         for h in 0..MAX_HARTS {
             bus.msip[h] = r.u8()? != 0;
             bus.mtimecmp[h] = r.u64()?;

@@ -263,11 +263,9 @@ fn determinism_across_runs_and_slice_sizes() {
     assert!(failures.is_empty(), "runs in other slices differ:\n{}", failures.join("\n"));
 }
 
-/// Slices of a quantum (1000 instructions) or less. With the emulator core as of this writing,
-/// where a slice ends changes when timer interrupts land (by up to a dozen ticks), most likely
-/// because resuming a hart mid-quantum adds a point where pending interrupts are taken.
+/// Slices of a quantum (1000 instructions) or less: where a slice ends must not change when
+/// an interrupt lands, even when it splits a quantum or a block.
 #[test]
-#[ignore = "emulator core bug: slices shorter than a quantum move interrupt delivery"]
 fn determinism_across_slices_shorter_than_a_quantum() {
     let reference = determinism_reference();
     let failures = slicing_differences(&reference, &[1000, 997, 7]);

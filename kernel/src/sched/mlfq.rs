@@ -6,6 +6,7 @@
 //!    the CPU up on the way, it moves down a level (yielding does not reset the allotment:
 //!    that was the gaming hole in the ArceOS student version);
 //! 5. every boost period, all tasks move back to level 0.
+//!
 //! Defaults follow the ArceOS student scheduler: 8 levels, level 0 gets one 1-tick quantum,
 //! quanta double per level; the allotment is one quantum of the level (OSTEP's `-a 1`).
 
@@ -26,7 +27,7 @@ pub const SPEC: SchedSpec = SchedSpec {
         Tunable { name: "mlfq.allotment_ms", kind: Kind::List { min: 1, max: 100_000 }, default: "1", unit: "ms", help: "CPU time a task may use at a level before moving down: one value doubling per level, or one per level" },
         Tunable { name: "mlfq.boost_ms", kind: Kind::Int { min: 0, max: 100_000 }, default: "1000", unit: "ms", help: "period of the priority boost to level 0 (0: never)" },
     ],
-    build: build,
+    build,
 };
 
 /// One value per level, from either a base that doubles or an explicit per-level list.

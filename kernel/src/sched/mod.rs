@@ -9,6 +9,7 @@
 
 pub mod cfs;
 pub mod fifo;
+pub mod lab;
 pub mod mlfq;
 pub mod queue;
 pub mod rr;
@@ -71,6 +72,7 @@ pub enum Policy {
     Cfs(cfs::Cfs),
     Sjf(sjf::Sjf),
     Mlfq(mlfq::Mlfq),
+    Lab(lab::Lab),
 }
 
 impl Policy {
@@ -81,6 +83,7 @@ impl Policy {
             Policy::Cfs(p) => p,
             Policy::Sjf(p) => p,
             Policy::Mlfq(p) => p,
+            Policy::Lab(p) => p.get(),
         }
     }
 
@@ -91,11 +94,12 @@ impl Policy {
             Policy::Cfs(p) => p,
             Policy::Sjf(p) => p,
             Policy::Mlfq(p) => p,
+            Policy::Lab(p) => p.view(),
         }
     }
 }
 
-pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, sjf::SPEC, mlfq::SPEC];
+pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, sjf::SPEC, mlfq::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC];
 
 /// Milliseconds from a tunable, in ns.
 pub fn ms(settings: &Settings, name: &str) -> u64 {

@@ -6,6 +6,7 @@
 use super::{Spawner, WorkloadSpec, get, run_ms, tasks, unit_insns, units};
 use crate::args::Settings;
 use crate::dispatch::{iteration_done, now_ns, yield_now};
+use crate::task::Args;
 use crate::work::spin;
 
 pub const EQUAL: WorkloadSpec = WorkloadSpec {
@@ -14,13 +15,13 @@ pub const EQUAL: WorkloadSpec = WorkloadSpec {
     tunables: &[tasks("4"), units("100", "units per task"), unit_insns("300000", "instructions per unit (3 ms)")],
     spawn: |s: &Settings, sp: &mut Spawner| {
         for i in 0..get(s, "wl.tasks") as usize {
-            sp.spawn("task", Some(i), equal, [get(s, "wl.units"), get(s, "wl.unit_insns"), 0, 0])?;
+            sp.spawn("task", Some(i), equal, &[get(s, "wl.units"), get(s, "wl.unit_insns")])?;
         }
         Ok(())
     },
 };
 
-fn equal([units, insns, ..]: [u64; 4]) {
+fn equal([units, insns, ..]: Args) {
     for _ in 0..units {
         spin(insns);
         iteration_done();
@@ -35,13 +36,13 @@ pub const UNEQUAL: WorkloadSpec = WorkloadSpec {
     spawn: |s: &Settings, sp: &mut Spawner| {
         let run_ns = get(s, "wl.run_ms") * 1_000_000;
         for i in 0..get(s, "wl.tasks") {
-            sp.spawn("task", Some(i as usize), unequal, [(i + 1) * get(s, "wl.unit_insns"), run_ns, 0, 0])?;
+            sp.spawn("task", Some(i as usize), unequal, &[(i + 1) * get(s, "wl.unit_insns"), run_ns])?;
         }
         Ok(())
     },
 };
 
-fn unequal([insns, run_ns, ..]: [u64; 4]) {
+fn unequal([insns, run_ns, ..]: Args) {
     while now_ns() < run_ns {
         spin(insns);
         iteration_done();

@@ -12,7 +12,7 @@ mod yield_speed;
 
 use crate::args::{ArgError, IntList, Kind, Settings, Tunable};
 use crate::dispatch::Kernel;
-use crate::task::Entry;
+use crate::task::{Args, Entry};
 
 pub struct WorkloadSpec {
     pub name: &'static str,
@@ -43,11 +43,14 @@ impl<'a> Spawner<'a> {
         Spawner { kernel, nice: settings.list("nice"), spawned: 0 }
     }
 
-    pub fn spawn(&mut self, name: &str, index: Option<usize>, entry: Entry, args: [u64; 4]) -> Result<(), ArgError> {
+    /// Creates a task running `entry` with `args` (zero-filled to the full argument array).
+    pub fn spawn(&mut self, name: &str, index: Option<usize>, entry: Entry, args: &[u64]) -> Result<(), ArgError> {
+        let mut full: Args = [0; 6];
+        full[..args.len()].copy_from_slice(args);
         let nice = self.nice.as_slice().get(self.spawned).copied().unwrap_or(0) as i32;
         self.spawned += 1;
         self.kernel
-            .spawn(name, index, nice, entry, args)
+            .spawn(name, index, nice, entry, full)
             .map(|_| ())
             .map_err(|_| ArgError::Invalid("workload", "too many tasks for the task table (at most 63)"))
     }

@@ -5,6 +5,7 @@
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{Kind, Settings, Tunable};
 use crate::dispatch::{iteration_done, yield_now};
+use crate::task::Args;
 use crate::work::spin;
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
@@ -18,13 +19,13 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {
         for i in 0..2 {
-            sp.spawn("short", Some(i), run, [get(s, "wl.short_units"), get(s, "wl.short_insns"), 0, 0])?;
+            sp.spawn("short", Some(i), run, &[get(s, "wl.short_units"), get(s, "wl.short_insns")])?;
         }
-        sp.spawn("long", None, run, [get(s, "wl.long_units"), get(s, "wl.long_insns"), 0, 0])
+        sp.spawn("long", None, run, &[get(s, "wl.long_units"), get(s, "wl.long_insns")])
     },
 };
 
-fn run([units, insns, ..]: [u64; 4]) {
+fn run([units, insns, ..]: Args) {
     for _ in 0..units {
         spin(insns);
         iteration_done();

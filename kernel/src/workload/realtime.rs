@@ -5,6 +5,7 @@
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
 use crate::dispatch::{iteration_done, yield_now};
+use crate::task::Args;
 use crate::work::spin;
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
@@ -22,13 +23,13 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
             return Err(ArgError::Invalid("wl.short_insns", "needs as many values as wl.short_units"));
         }
         for (i, (&n, &len)) in units.as_slice().iter().zip(insns.as_slice()).enumerate() {
-            sp.spawn("short", Some(i), run, [n as u64, len as u64, 0, 0])?;
+            sp.spawn("short", Some(i), run, &[n as u64, len as u64])?;
         }
-        sp.spawn("long", None, run, [get(s, "wl.long_units"), get(s, "wl.long_insns"), 0, 0])
+        sp.spawn("long", None, run, &[get(s, "wl.long_units"), get(s, "wl.long_insns")])
     },
 };
 
-fn run([units, insns, ..]: [u64; 4]) {
+fn run([units, insns, ..]: Args) {
     for _ in 0..units {
         spin(insns);
         iteration_done();

@@ -5,6 +5,7 @@
 use super::{Spawner, WorkloadSpec, get, run_ms, tasks, unit_insns};
 use crate::args::{Kind, Settings, Tunable};
 use crate::dispatch::{iteration_done, nopreempt, now_ns};
+use crate::task::Args;
 use crate::work::spin;
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
@@ -17,7 +18,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         Tunable { name: "wl.hold_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "if not 0, each unit instead runs this long with preemption held off" },
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {
-        let args = [get(s, "wl.unit_insns"), get(s, "wl.run_ms") * 1_000_000, get(s, "wl.hold_us") * 1000, 0];
+        let args = &[get(s, "wl.unit_insns"), get(s, "wl.run_ms") * 1_000_000, get(s, "wl.hold_us") * 1000];
         for i in 0..get(s, "wl.tasks") as usize {
             sp.spawn("spin", Some(i), run, args)?;
         }
@@ -25,7 +26,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     },
 };
 
-fn run([insns, run_ns, hold_ns, _]: [u64; 4]) {
+fn run([insns, run_ns, hold_ns, ..]: Args) {
     while now_ns() < run_ns {
         if hold_ns == 0 {
             spin(insns);

@@ -4,6 +4,7 @@
 use super::{Spawner, WorkloadSpec, get, tasks, unit_insns, units};
 use crate::args::Settings;
 use crate::dispatch::{iteration_done, yield_now};
+use crate::task::Args;
 use crate::work::spin;
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
@@ -12,13 +13,13 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     tunables: &[tasks("4"), units("5000", "units per task"), unit_insns("200", "instructions per unit")],
     spawn: |s: &Settings, sp: &mut Spawner| {
         for i in 0..get(s, "wl.tasks") as usize {
-            sp.spawn("task", Some(i), run, [get(s, "wl.units"), get(s, "wl.unit_insns"), 0, 0])?;
+            sp.spawn("task", Some(i), run, &[get(s, "wl.units"), get(s, "wl.unit_insns")])?;
         }
         Ok(())
     },
 };
 
-fn run([units, insns, ..]: [u64; 4]) {
+fn run([units, insns, ..]: Args) {
     for _ in 0..units {
         spin(insns);
         iteration_done();

@@ -40,13 +40,10 @@ pub fn sw(rs2: u32, rs1: u32, off: i32) -> u32 { s(0x23, 2, rs1, rs2, off) }
 pub fn sb(rs2: u32, rs1: u32, off: i32) -> u32 { s(0x23, 0, rs1, rs2, off) }
 pub fn beq(rs1: u32, rs2: u32, off: i32) -> u32 { b(0, rs1, rs2, off) }
 pub fn bne(rs1: u32, rs2: u32, off: i32) -> u32 { b(1, rs1, rs2, off) }
-pub fn bltu(rs1: u32, rs2: u32, off: i32) -> u32 { b(6, rs1, rs2, off) }
 pub fn jal(rd: u32, off: i32) -> u32 { j(rd, off) }
 pub fn jalr(rd: u32, rs1: u32, off: i32) -> u32 { i(0x67, rd, 0, rs1, off) }
 pub fn csrrw(rd: u32, csr: u32, rs1: u32) -> u32 { i(0x73, rd, 1, rs1, csr as i32) }
 pub fn csrrs(rd: u32, csr: u32, rs1: u32) -> u32 { i(0x73, rd, 2, rs1, csr as i32) }
-pub fn csrrc(rd: u32, csr: u32, rs1: u32) -> u32 { i(0x73, rd, 3, rs1, csr as i32) }
-pub fn csrrwi(rd: u32, csr: u32, uimm: u32) -> u32 { i(0x73, rd, 5, uimm, csr as i32) }
 pub fn csrrsi(rd: u32, csr: u32, uimm: u32) -> u32 { i(0x73, rd, 6, uimm, csr as i32) }
 pub const ECALL: u32 = 0x0000_0073;
 pub const EBREAK: u32 = 0x0010_0073;
@@ -125,7 +122,7 @@ impl Asm {
     }
     /// Prints `text` on the UART (clobbers t0, t1).
     pub fn print(&mut self, text: &str) -> &mut Self {
-        self.li(T0 as u32, 0x1000_0000);
+        self.li(T0, 0x1000_0000);
         for &c in text.as_bytes() {
             self.emit(addi(T1, ZERO, c as i32));
             self.emit(sb(T1, T0, 0));

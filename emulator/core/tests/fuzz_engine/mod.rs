@@ -279,21 +279,17 @@ fn valid_instruction(rng: &mut Rng, out: &mut Vec<u8>) {
                 funct5 << 2 | rng.below(4) as u32,
             )
         }
-        11 => {
-            rng.pick(&[
-                0x0000_0073,
-                0x0010_0073,
-                0x3020_0073,
-                0x1020_0073,
-                0x1050_0073,
-                0x0000_100f,
-                0x0ff0_000f,
-            ]) | if rng.chance(4) {
-                r_type(0, 0, 0, rs1, rs2, 0x09)
-            } else {
-                0
-            }
-        } // sometimes sfence.vma
+        11 if rng.chance(4) => r_type(0x73, 0, 0, rs1, rs2, 0x09), // sfence.vma rs1, rs2
+        // ecall, ebreak, mret, sret, wfi, fence.i, fence
+        11 => rng.pick(&[
+            0x0000_0073,
+            0x0010_0073,
+            0x3020_0073,
+            0x1020_0073,
+            0x1050_0073,
+            0x0000_100f,
+            0x0ff0_000f,
+        ]),
         12 => i_type(0x73, rd, rng.pick(&[1, 2, 3, 5, 6, 7]), rs1, 0) | rng.pick(CSRS) << 20,
         _ => {
             // A compressed instruction: any quadrant but 3.

@@ -213,6 +213,14 @@ test_main:
   ld tp, trap_record + 8
   EXPECT tp, UCODE_VA
 
+  CASE 36                                  # U may not execute S pages
+  ARM_TRAP 1f
+  GOTO_MODE MODE_U, 2f                     # 2f is in the identity map: an S page
+2:
+  j fail
+1:
+  EXPECT_TRAP_TVAL_AT MODE_M, 12, 2b, 2b
+
   # --- MXR: execute-only pages become readable ---
   S_ACCESS_FAULT 40, ld, XONLY_VA, 13
   CSR_SET mstatus, MSTATUS_MXR

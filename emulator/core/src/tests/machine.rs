@@ -1,0 +1,220 @@
+//! Whole-machine behaviour: atomics, self-modifying code, page-straddling instructions, idle
+//! skipping, determinism across harts and budgets, and save/restore.
+
+use super::enc::*;
+use super::util::*;
+use crate::{Config, Machine, Stop};
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+#[test]
+fn atomics_and_lr_sc() {
+    let data = RAM + 0x3000;
+    let mut a = Asm::default();
+    a.li(S0, data as i64).li(T0, -5).emit(sd(T0, S0, 0)).li(T1, 3);
+    // funct5: add 0, swap 1, xor 4, or 8, and 12, min 16, max 20, minu 24, maxu 28
+    let ops = [(0b00000, 3), (0b10000, 3), (0b10100, 3), (0b11000, 3), (0b11100, 3), (0b00100, 2), (0b01000, 2), (0b01100, 2), (0b00001, 2)];
+    for (n, (f5, width)) in ops.into_iter().enumerate() {
+        a.li(T0, -5).emit(sd(T0, S0, 0));
+        a.emit(amo(f5, width, 18, S0, T1)); // x18 = old
+        a.emit(ld(19 + n as u32, S0, 0)); // new memory value
+    }
+    a.li(T0, 7).emit(sd(T0, S0, 8)).emit(addi(S1, S0, 8));
+    a.emit(amo(0b00011, 3, 28, S1, T1)); // sc.d without a reservation: fails (1)
+    a.emit(amo(0b00010, 3, 29, S1, 0)); // lr.d
+    a.emit(amo(0b00011, 3, 30, S1, T1)); // sc.d: succeeds (0), stores 3
+    a.emit(amo(0b00010, 3, 0, S1, 0)).li(T0, 9).emit(sd(T0, S1, 0)); // lr, then the value changes
+    a.emit(amo(0b00011, 3, 31, S1, T1)); // sc fails
+    a.emit(ld(8, S1, 0));
+    a.exit(0);
+    let mut m = mmode(&a);
+    assert_eq!(finish(&mut m).0, 0);
+    let minus5 = (-5i64) as u64;
+    let got: Vec<u64> = (19..28).map(|r| m.reg(0, r)).collect();
+    let low = 0xffff_ffff_0000_0000u64;
+    assert_eq!(
+        got,
+        [
+            minus5.wrapping_add(3), // amoadd.d
+            minus5,                 // amomin.d
+            3,                      // amomax.d
+            3,                      // amominu.d
+            minus5,                 // amomaxu.d
+            low | (0xffff_fffb ^ 3), // amoxor.w keeps the upper word
+            low | (0xffff_fffb | 3), // amoor.w
+            low | (0xffff_fffb & 3), // amoand.w
+            low | 3,                // amoswap.w
+        ]
+    );
+    assert_eq!(m.reg(0, 18), minus5 & 0xffff_ffff | low, "amo .w returns the sign-extended old word");
+    assert_eq!((m.reg(0, 28), m.reg(0, 29), m.reg(0, 30), m.reg(0, 31), m.reg(0, 8)), (1, 7, 0, 1, 9));
+}
+
+#[test]
+fn stores_into_code_take_effect_after_fence_i() {
+    let mut a = Asm::default();
+    a.li(S1, 0);
+    let target = a.here() + 12;
+    a.la(S0, target).li(A0, 0); // 3 instructions, then the patched one at `target`
+    assert_eq!(a.here(), target);
+    a.emit(addi(A0, A0, 1));
+    a.emit(add(18, A0, 0)).emit(addi(S1, S1, 1)).li(T0, 2);
+    let done = a.hole();
+    a.li(T0, addi(A0, A0, 100) as i64).emit(sw(T0, S0, 0)).emit(FENCE_I);
+    let back = target - a.here();
+    a.emit(jal(0, back));
+    a.patch(done, beq(S1, T0, a.here() - done));
+    a.exit(0);
+    let mut m = mmode(&a);
+    assert_eq!(finish(&mut m).0, 0);
+    assert_eq!(m.reg(0, 18), 101, "the second pass ran the new instruction");
+}
+
+#[test]
+fn instructions_straddling_a_page_run() {
+    let mut a = Asm::default();
+    a.li(A0, 1);
+    while a.here() < 0xffe {
+        a.emit16(0x0001); // c.nop
+    }
+    a.emit(addi(A0, A0, 41)); // bytes 0xffe..0x1002
+    a.emit(add(18, A0, 0));
+    a.exit(0);
+    let mut m = mmode(&a);
+    assert_eq!(finish(&mut m).0, 0);
+    assert_eq!(m.reg(0, 18), 42);
+}
+
+#[test]
+fn idle_harts_skip_to_the_timer_and_a_dead_machine_faults() {
+    let mut a = Asm::default();
+    a.li(S0, 0x200_4000).li(T0, 5_000_000).emit(sd(T0, S0, 0)); // mtimecmp: 0.5 s
+    a.li(T0, 0x80).emit(csrrw(0, 0x304, T0)); // MTIE, but MIE stays off: wfi just returns
+    a.emit(WFI).emit(csrrs(18, 0xc01, 0));
+    a.emit(csrrw(0, 0x304, 0)).emit(WFI); // nothing enabled: nothing can wake it
+    let mut m = mmode(&a);
+    match m.run(1_000_000) {
+        Stop::Fault(f) => assert!(f.what.contains("no enabled interrupt"), "{f}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(m.reg(0, 18) >= 5_000_000 && m.reg(0, 18) < 5_000_000 + 100, "woke at mtime {}", m.reg(0, 18));
+    assert!(m.instret() < 100);
+}
+
+/// Two harts race on a shared counter and print; hart 0 exits when both are done.
+fn racing_harts() -> Vec<u8> {
+    let data = RAM + 0x3000;
+    let mut a = Asm::default();
+    a.li(S0, data as i64).li(T2, 3000).li(A1, 1);
+    let top = a.here();
+    a.emit(amo(0, 3, 0, S0, A1)); // amoadd.d counter += 1
+    a.emit(andi_(T1, T2, 255));
+    let skip = a.hole();
+    a.li(T0, 0x1000_0000).emit(addi(T1, A0, b'0' as i32)).emit(sb(T1, T0, 0));
+    a.patch(skip, bne(T1, 0, a.here() - skip));
+    a.emit(addi(T2, T2, -1));
+    let back = top - a.here();
+    a.emit(bne(T2, 0, back));
+    a.emit(amo(0, 3, 0, S0, A1)); // done marker: counter += 1
+    let park = a.hole();
+    a.li(T1, 6002);
+    let wait = a.here();
+    a.emit(ld(T0, S0, 0));
+    let back = wait - a.here();
+    a.emit(bne(T0, T1, back));
+    a.exit(0);
+    a.patch(park, bne(A0, 0, a.here() - park)); // hart 1 parks here
+    a.emit(jal(0, 0));
+    elf(RAM, &a.bytes, 0, &[])
+}
+
+fn andi_(rd: u32, rs1: u32, imm: i32) -> u32 {
+    i(0x13, rd, 7, rs1, imm)
+}
+
+fn run_sliced(elf: &[u8], slice: u64) -> (Vec<u8>, u64, u64) {
+    let mut m = Machine::new(Config { harts: 2, quantum: 97, ..Config::default() }, elf).unwrap();
+    let mut console = Vec::new();
+    loop {
+        let stop = m.run(slice);
+        console.extend(m.take_console());
+        match stop {
+            Stop::Budget => continue,
+            Stop::Exit(0) => return (console, m.instret(), m.time_ns()),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn same_program_same_output_whatever_the_slicing() {
+    let elf = racing_harts();
+    let whole = run_sliced(&elf, u64::MAX);
+    assert!(whole.0.contains(&b'0') && whole.0.contains(&b'1'), "both harts printed");
+    assert_eq!(run_sliced(&elf, u64::MAX), whole);
+    assert_eq!(run_sliced(&elf, 1000), whole);
+    assert_eq!(run_sliced(&elf, 7), whole);
+}
+
+#[test]
+fn save_and_restore_resume_identically() {
+    let elf = racing_harts();
+    let config = Config { harts: 2, quantum: 97, ..Config::default() };
+    let mut m = Machine::new(config.clone(), &elf).unwrap();
+    assert_eq!(m.run(4321), Stop::Budget);
+    let before = m.take_console();
+    let state = m.save_state();
+    let finish_from = |m: &mut Machine| {
+        assert_eq!(m.run(u64::MAX), Stop::Exit(0));
+        (m.take_console(), m.instret(), m.time_ns(), m.pc(1), m.reg(1, 7))
+    };
+    let first = finish_from(&mut m);
+    let mut other = Machine::new(Config::default(), &good_exit()).unwrap();
+    other.restore_state(&state).unwrap();
+    assert_eq!(other.harts(), 2);
+    assert_eq!(finish_from(&mut other), first);
+    let mut whole = before;
+    whole.extend_from_slice(&first.0);
+    assert_eq!(whole, run_sliced(&elf, u64::MAX).0);
+
+    // Bad states are refused and leave the machine as it was.
+    let mut m = Machine::new(Config::default(), &good_exit()).unwrap();
+    for bad in [&b"nonsense"[..], &state[..state.len() - 1], &[state.as_slice(), b"x"].concat()] {
+        assert!(m.restore_state(bad).is_err());
+    }
+    let mut wrong_version = state.clone();
+    wrong_version[8] = 99;
+    assert!(m.restore_state(&wrong_version).unwrap_err().to_string().contains("version 99"));
+    assert_eq!(m.run(1000), Stop::Exit(3));
+}
+
+fn good_exit() -> Vec<u8> {
+    let mut a = Asm::default();
+    a.exit(3);
+    elf(RAM, &a.bytes, 0, &[])
+}
+
+/// A hart that sleeps mid-quantum wakes at its deadline, not at its next turn, while another
+/// hart keeps running.
+#[test]
+fn wfi_wakes_at_the_deadline_within_a_quantum() {
+    for quantum in [1000, 100_000] {
+        let mut a = Asm::default();
+        a.emit(bne(A0, 0, 0x180)); // hart 1 spins at 0x180
+        a.la(T0, 0x200).emit(csrrw(0, 0x305, T0));
+        a.li(S0, 0x200_bff8).emit(ld(S1, S0, 0)).emit(addi(S1, S1, 37)); // deadline: mtime + 37
+        a.li(T0, 0x200_4000).emit(sd(S1, T0, 0));
+        a.li(T0, 0x80).emit(csrrw(0, 0x304, T0)).emit(csrrsi(0, 0x300, 8)); // MTIE, MIE
+        a.emit(WFI).emit(jal(0, 0));
+        a.at(0x180);
+        a.emit(jal(0, 0));
+        a.at(0x200);
+        a.emit(ld(18, S0, 0));
+        a.exit(0);
+        let elf = elf(RAM, &a.bytes, 0, &[]);
+        let mut m = Machine::new(Config { quantum, harts: 2, ..Config::default() }, &elf).unwrap();
+        assert_eq!(finish(&mut m).0, 0);
+        let (deadline, woke) = (m.reg(0, 9), m.reg(0, 18));
+        assert!(woke >= deadline && woke <= deadline + 1, "quantum {quantum}: deadline {deadline}, woke {woke}");
+    }
+}
