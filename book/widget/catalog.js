@@ -11,8 +11,9 @@ const MAX_HARTS = 8;
 /** A tunable as the widget uses it; `values` set means "pick one of these". */
 function tunable(raw, owner) {
   if (!raw || typeof raw.name !== "string") throw new Error("catalog: a tunable has no name");
-  const values = Array.isArray(raw.values) ? raw.values.map(String)
-    : raw.type === "bool" ? ["0", "1"] : null;
+  const listed = Array.isArray(raw.values) ? raw.values.map(String) : [];
+  // A choice is picked from a list; `features` lists names to combine, so it stays text.
+  const values = raw.type === "features" ? null : listed.length ? listed : raw.type === "bool" ? ["0", "1"] : null;
   return {
     name: raw.name,
     type: raw.type ?? "str",
@@ -22,6 +23,7 @@ function tunable(raw, owner) {
     unit: raw.unit ?? "",
     help: raw.help ?? "",
     values,
+    features: raw.type === "features" ? listed : null,
     owner,
   };
 }
@@ -35,15 +37,16 @@ function entries(list, what) {
 }
 
 /**
- * Checks and normalises the kernel's catalog. Tunables may sit under their scheduler or
- * workload, or in one flat `tunables` list where the prefix before the dot names the owner.
+ * Checks and normalises the kernel's catalog (`kernel/src/catalog.rs`): `schedulers` and
+ * `workloads` with their tunables, `globals`, and `defaults`. Tunables may also sit in one
+ * flat `tunables` list where the prefix before the dot names the owner.
  */
 export function normalizeCatalog(raw) {
   const scheds = entries(raw?.scheds ?? raw?.schedulers, "schedulers");
   const workloads = entries(raw?.workloads, "workloads");
   const common = [];
   let maxHarts = MAX_HARTS;
-  for (const t of [...(raw.common ?? []), ...(raw.tunables ?? [])]) {
+  for (const t of [...(raw.globals ?? []), ...(raw.common ?? []), ...(raw.tunables ?? [])]) {
     if (FIXED.includes(t?.name)) {
       if (t.name === "smp" && typeof t.max === "number") maxHarts = Math.min(t.max, MAX_HARTS);
       continue;
@@ -57,37 +60,53 @@ export function normalizeCatalog(raw) {
   for (const t of [...common, ...scheds.flatMap((s) => s.tunables), ...workloads.flatMap((w) => w.tunables)]) {
     byName.set(t.name, t);
   }
-  return { scheds, workloads, common, tunables: byName, maxHarts };
+  const pick = (list, name) => (list.some((e) => e.name === name) ? name : list[0].name);
+  const defaults = { sched: pick(scheds, raw.defaults?.sched), workload: pick(workloads, raw.defaults?.workload) };
+  return { scheds, workloads, common, tunables: byName, maxHarts, defaults };
 }
+
+const inRange = (t, n) => (t.min === null || n >= t.min) && (t.max === null || n <= t.max);
+const range = (t) => `${t.min ?? "-∞"}..${t.max ?? "∞"}`;
 
 /** Why `value` is not acceptable for tunable `t`, or null. */
 export function checkValue(t, value) {
-  if (t.values) {
-    return t.values.includes(value) ? null : `${t.name}=${value} is not one of ${t.values.join(", ")}`;
-  }
-  if (t.type === "int") {
-    if (!/^-?\d+$/.test(value)) return `${t.name}=${value} is not a whole number`;
-    const n = Number(value);
-    if ((t.min !== null && n < t.min) || (t.max !== null && n > t.max)) {
-      return `${t.name}=${value} is outside ${t.min ?? "-∞"}..${t.max ?? "∞"}`;
+  const bad = (why) => `${t.name}=${value} ${why}`;
+  switch (t.type) {
+    case "int":
+      if (!/^-?\d+$/.test(value)) return bad("is not a whole number");
+      return inRange(t, Number(value)) ? null : bad(`is outside ${range(t)}`);
+    case "list":
+      return value.split(",").every((v) => /^-?\d+$/.test(v) && inRange(t, Number(v))) ? null
+        : bad(`must be whole numbers in ${range(t)} separated by commas`);
+    case "features":
+      return value.split(",").every((v) => t.features.includes(v.replace(/^NO_/, ""))) ? null
+        : bad(`must be features separated by commas, each one of ${t.features.join(", ")}, or NO_ before one`);
+    case "fraction": {
+      const m = /^(\d+)(?:\/(\d+))?$/.exec(value);
+      const ok = m && (m[2] === undefined ? Number(m[1]) <= 1 : Number(m[2]) > 0 && Number(m[1]) <= Number(m[2]));
+      return ok ? null : bad("must be a fraction p/q between 0 and 1, or 0 or 1");
     }
-    return null;
+    default:
+      if (t.values) return t.values.includes(value) ? null : bad(`is not one of ${t.values.join(", ")}`);
+      return /^[A-Za-z0-9_.,:+\/-]*$/.test(value) ? null : bad("contains characters the kernel does not accept");
   }
-  return /^[A-Za-z0-9_.,:+\/-]*$/.test(value) ? null : `${t.name}=${value} contains characters the kernel does not accept`;
 }
 
 /**
  * Reads a kernel command line into settings {sched, workload, smp, tunables: Map}. Every
- * problem is collected into `errors` with a message that says what is accepted.
+ * problem is collected into `errors` with a message that says what is accepted. Workload
+ * tunables are checked against the chosen workload's table (workloads share names such as
+ * `wl.tasks` with different limits); any scheduler's tunables are accepted, for compare mode.
  */
 export function parseArgs(text, catalog, defaults = {}) {
   const settings = {
-    sched: defaults.sched ?? catalog.scheds[0].name,
-    workload: defaults.workload ?? catalog.workloads[0].name,
+    sched: defaults.sched ?? catalog.defaults.sched,
+    workload: defaults.workload ?? catalog.defaults.workload,
     smp: defaults.smp ?? 1,
     tunables: new Map(defaults.tunables ?? []),
   };
   const errors = [];
+  const rest = [];
   for (const word of String(text ?? "").split(/\s+/).filter(Boolean)) {
     const eq = word.indexOf("=");
     if (eq <= 0) {
@@ -103,13 +122,18 @@ export function parseArgs(text, catalog, defaults = {}) {
       const n = Number(value);
       if (Number.isInteger(n) && n >= 1 && n <= catalog.maxHarts) settings.smp = n;
       else errors.push(`smp=${value} must be a number of harts from 1 to ${catalog.maxHarts}`);
-    } else if (catalog.tunables.has(key)) {
-      const problem = checkValue(catalog.tunables.get(key), value);
-      if (problem) errors.push(problem);
-      else settings.tunables.set(key, value);
     } else {
-      errors.push(`${key} is not a setting the kernel knows`);
+      rest.push([key, value]);
     }
+  }
+  const known = applicable(catalog, catalog.scheds.map((s) => s.name), settings.workload);
+  for (const [key, value] of rest) {
+    const t = known.find((k) => k.name === key);
+    const problem = t ? checkValue(t, value)
+      : catalog.tunables.has(key) ? `${key} is not a setting of workload ${settings.workload}`
+      : `${key} is not a setting the kernel knows`;
+    if (problem) errors.push(problem);
+    else settings.tunables.set(key, value);
   }
   return { settings, errors };
 }

@@ -101,10 +101,11 @@ export class RunCharts {
 
     const harts = [...m.harts].sort((a, b) => a - b);
     this.timeline.data.labels = harts.map((h) => `hart ${h}`);
+    const stints = m.stints();
     this.timeline.data.datasets = tasks.map((t) => ({
       label: t.name,
       backgroundColor: colour(t.tid),
-      data: m.stints.filter((s) => s.tid === t.tid).map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: `hart ${s.hart}` })),
+      data: stints.filter((s) => s.tid === t.tid).map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: `hart ${s.hart}` })),
     }));
     this.timeline.update("none");
 

@@ -132,7 +132,7 @@ export class Experiment {
         labelled("Workload", this.workloadSel),
         labelled("Harts", this.smpIn),
         labelled("Compare with", this.vsSel)),
-      this.tunablesBox,
+      el("details", { class: "rq-more" }, el("summary", { text: "Tunables" }), this.tunablesBox),
       labelled("Boot your own kernel (ELF)", this.fileIn, "optional; the book's kernel is used otherwise"),
     );
     this.form.addEventListener("change", (e) => this.onFormChange(e));
@@ -164,7 +164,7 @@ export class Experiment {
   }
 
   buildTunables() {
-    this.tunablesBox.replaceChildren(el("legend", { text: "Tunables (defaults leave them out of the command line)" }));
+    this.tunablesBox.replaceChildren(el("legend", { text: "Values that differ from their default go on the kernel command line" }));
     const scheds = [this.settings.sched, this.vs].filter(Boolean);
     for (const t of applicable(this.catalog, scheds, this.settings.workload)) {
       const value = this.settings.tunables.get(t.name) ?? t.default;
@@ -182,13 +182,9 @@ export class Experiment {
   onFormChange(e) {
     const target = e.target;
     if (target === this.fileIn) return this.loadFile();
-    if (target.dataset.tunable) {
-      const t = this.catalog.tunables.get(target.dataset.tunable);
-      const { errors } = parseArgs(`${t.name}=${target.value}`, this.catalog);
-      if (errors.length) return this.alert(errors[0]);
-      this.settings.tunables.set(t.name, target.value);
-    } else if (target === this.smpIn) {
-      const { settings, errors } = parseArgs(`smp=${target.value}`, this.catalog, this.settings);
+    if (target.dataset.tunable || target === this.smpIn) {
+      const name = target.dataset.tunable ?? "smp";
+      const { settings, errors } = parseArgs(`${name}=${target.value}`, this.catalog, this.settings);
       if (errors.length) return this.alert(errors[0]);
       this.settings = settings;
     } else {

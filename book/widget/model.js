@@ -4,8 +4,11 @@
 // Progress points closer together than this (emulated ns) are merged, so a long run of
 // short stints does not grow the progress chart without bound.
 const PROGRESS_STEP_NS = 250_000;
-// The timeline keeps at most this many stints; later ones are counted, not drawn.
-const MAX_STINTS = 6000;
+// The timeline keeps, per hart, at most this many equal time cells, each remembering how long
+// each task ran in it; when a run outgrows them, cells double in width and merge pairwise.
+// So a run with thousands of short stints still draws in full, at a coarser resolution.
+const MAX_CELLS = 2000;
+const FIRST_CELL_NS = 10_000;
 // Live latency bins are 1 µs wide; the last one collects everything slower.
 const MAX_LATENCY_BINS = 1000;
 
@@ -16,8 +19,8 @@ export class RunModel {
     this.tasks = new Map(); // tid -> {tid, name, finishNs, cpuNs, progress: [{x, y}]}
     this.startNs = null; // the first event's time: the workload's start
     this.running = new Map(); // hart -> {tid, since}
-    this.stints = []; // {hart, tid, start, end} in ns since start
-    this.droppedStints = 0;
+    this.cellNs = FIRST_CELL_NS;
+    this.cells = new Map(); // hart -> [Map(tid -> ns run in that cell)]
     this.harts = new Set();
     this.latency = { samples: [], hist: null, min: null, avg: null, max: null };
     this.result = null;
@@ -73,7 +76,7 @@ export class RunModel {
     const start = stint?.tid === e.id ? stint.since : now - (typeof e.f.ran === "number" ? e.f.ran : 0);
     task.cpuNs += typeof e.f.ran === "number" ? e.f.ran : now - start;
     this.addProgress(task, now, e.f.why === "exit");
-    this.addStint(e.h, e.id, start, now);
+    this.addStint(e.h, e.id, Math.max(0, start), now);
   }
 
   addProgress(task, now, force) {
@@ -84,14 +87,45 @@ export class RunModel {
   }
 
   addStint(hart, tid, start, end) {
-    const prev = this.stints.findLast((s) => s.hart === hart);
-    if (prev && prev.tid === tid && prev.end === start) {
-      prev.end = end; // a task that yielded and got the hart straight back
-    } else if (this.stints.length < MAX_STINTS) {
-      this.stints.push({ hart, tid, start, end });
-    } else {
-      this.droppedStints++;
+    while (end > this.cellNs * MAX_CELLS) this.coarsen();
+    if (!this.cells.has(hart)) this.cells.set(hart, []);
+    const cells = this.cells.get(hart);
+    for (let i = Math.floor(start / this.cellNs); i * this.cellNs < end; i++) {
+      const ran = Math.min(end, (i + 1) * this.cellNs) - Math.max(start, i * this.cellNs);
+      if (ran <= 0) continue;
+      while (cells.length <= i) cells.push(new Map());
+      cells[i].set(tid, (cells[i].get(tid) ?? 0) + ran);
     }
+  }
+
+  coarsen() {
+    this.cellNs *= 2;
+    for (const [hart, cells] of this.cells) {
+      const merged = [];
+      for (let i = 0; i < cells.length; i += 2) {
+        const cell = new Map(cells[i]);
+        for (const [tid, ns] of cells[i + 1] ?? []) cell.set(tid, (cell.get(tid) ?? 0) + ns);
+        merged.push(cell);
+      }
+      this.cells.set(hart, merged);
+    }
+  }
+
+  /** The timeline as bars {hart, tid, start, end} (ns): each cell shows the task that ran most in it. */
+  stints() {
+    const bars = [];
+    for (const [hart, cells] of this.cells) {
+      let bar = null;
+      cells.forEach((cell, i) => {
+        let tid = null;
+        let most = 0;
+        for (const [t, ns] of cell) if (ns > most) [tid, most] = [t, ns];
+        if (bar && bar.tid === tid && bar.end === i * this.cellNs) bar.end += this.cellNs;
+        else if (tid !== null) bars.push((bar = { hart, tid, start: i * this.cellNs, end: (i + 1) * this.cellNs }));
+        else bar = null;
+      });
+    }
+    return bars;
   }
 
   /** The RESULT line, authoritative for finish times and latency. */

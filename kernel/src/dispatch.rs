@@ -39,6 +39,8 @@ pub struct Kernel {
     pub run: RunInfo,
     /// Hash of the last `state` each task reported, to emit only changes.
     milestone: [u64; MAX_TASKS],
+    /// The latest time any hart has booked (see `clock`).
+    last_now: u64,
 }
 
 pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
@@ -51,6 +53,7 @@ pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     tick_ns: 1_000_000,
     run: RunInfo { args: "", sched: "", workload: "", smp: 1, seed: 0 },
     milestone: [0; MAX_TASKS],
+    last_now: 0,
 });
 
 /// When the workload started (absolute ns): tasks measure their run time from here.
@@ -61,6 +64,15 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 impl Kernel {
+    /// Now, for booking under the lock. Harts' clocks may differ by a few instructions (on
+    /// the emulator each hart's `time` includes its progress in the current round), so the
+    /// core never lets booked time go backwards: a stint charged by one hart then ended by
+    /// another must not come out negative.
+    fn clock(&mut self) -> u64 {
+        self.last_now = self.last_now.max(arch::now_ns());
+        self.last_now
+    }
+
     /// Installs the policy and the run's parameters; called once, before any task exists.
     pub fn configure(&mut self, policy: Policy, run: RunInfo, tick_ns: u64) {
         self.policy = policy;
@@ -77,7 +89,7 @@ impl Kernel {
         }
         self.count = tid;
         self.live += 1;
-        let now = arch::now_ns();
+        let now = self.clock();
         let t = &mut self.tasks[tid];
         *t = Task::new(tid, nice, (1 << self.harts) - 1, entry, args, now);
         t.set_name(name, index);
@@ -297,7 +309,7 @@ pub fn scheduler_loop() -> ! {
     loop {
         let next = {
             let mut k = KERNEL.lock();
-            let now = arch::now_ns();
+            let now = k.clock();
             k.pick(index, now)
         };
         match next {
@@ -307,7 +319,7 @@ pub fn scheduler_loop() -> ! {
                 let why = h.leave.get();
                 h.running.set(0);
                 let mut k = KERNEL.lock();
-                let now = arch::now_ns();
+                let now = k.clock();
                 k.switch_out(index, why, now);
             }
             None => {
@@ -327,7 +339,7 @@ pub fn on_timer() {
     let mut preempt = false;
     {
         let mut k = KERNEL.lock();
-        let now = arch::now_ns();
+        let now = k.clock();
         let next = h.next_tick_ns.get();
         if now >= next {
             let missed = (now - next) / k.tick_ns;
@@ -396,7 +408,8 @@ pub fn iteration_done() {
     let t = &mut k.tasks[tid];
     t.iterations += 1;
     let done = t.iterations;
-    trace::event(arch::now_ns(), "mark", tid, |l| {
+    let now = k.clock();
+    trace::event(now, "mark", tid, |l| {
         l.field("iter", done);
     });
 }

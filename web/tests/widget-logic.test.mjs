@@ -8,25 +8,37 @@ import { checkValue, formatArgs, normalizeCatalog, parseArgs } from "../../book/
 import { RunModel } from "../../book/widget/model.js";
 
 const RAW = {
-  scheds: [
+  defaults: { sched: "cfs", workload: "realtime" },
+  schedulers: [
     { name: "fifo", help: "first in, first out" },
     { name: "rr", tunables: [{ name: "rr.slice_ms", type: "int", default: 5, min: 1, max: 100, unit: "ms" }] },
     { name: "cfs" },
+    { name: "sjf" },
   ],
-  workloads: [{ name: "realtime" }, { name: "spin", tunables: [{ name: "wl.tasks", type: "int", default: 10, min: 1, max: 64 }] }],
-  tunables: [
+  workloads: [
+    { name: "realtime", tunables: [{ name: "wl.tasks", type: "int", default: 5, min: 2, max: 8 }] },
+    { name: "spin", tunables: [{ name: "wl.tasks", type: "int", default: 10, min: 1, max: 64 }] },
+  ],
+  globals: [
     { name: "smp", type: "int", default: 1, min: 1, max: 4 },
-    { name: "seed", type: "int", default: 0, min: 0 },
-    { name: "trace", type: "enum", default: "on", values: ["on", "off"] },
-    { name: "cfs.features", type: "list", default: "" },
+    { name: "seed", type: "int", default: 0, min: 0, max: null },
+    { name: "trace", type: "choice", default: "on", values: ["on", "off"] },
+    { name: "nice", type: "list", default: "0", min: -20, max: 19 },
+  ],
+  tunables: [
+    { name: "cfs.features", type: "features", default: "START_DEBIT,FAIR_SLEEPERS", values: ["START_DEBIT", "FAIR_SLEEPERS"] },
+    { name: "sjf.alpha", type: "fraction", default: "1/16" },
   ],
 };
 
 test("the catalog puts prefixed tunables under their owner and keeps smp's limit", () => {
   const c = normalizeCatalog(RAW);
   assert.deepEqual(c.scheds.find((s) => s.name === "cfs").tunables.map((t) => t.name), ["cfs.features"]);
-  assert.deepEqual(c.common.map((t) => t.name), ["seed", "trace"]);
+  assert.deepEqual(c.common.map((t) => t.name), ["seed", "trace", "nice"]);
   assert.equal(c.maxHarts, 4);
+  assert.deepEqual(c.defaults, { sched: "cfs", workload: "realtime" });
+  assert.deepEqual(c.tunables.get("trace").values, ["on", "off"], "a choice is a drop-down");
+  assert.equal(c.tunables.get("cfs.features").values, null, "features combine, so they are typed");
   assert.throws(() => normalizeCatalog({ scheds: [], workloads: [] }), /no schedulers/);
   assert.throws(() => normalizeCatalog(null), /no schedulers/);
 });
@@ -38,20 +50,29 @@ test("command lines are parsed with a reason for every bad word", () => {
   assert.equal(settings.sched, "rr");
   assert.equal(settings.smp, 2);
   assert.equal(settings.tunables.get("rr.slice_ms"), "7");
-  const bad = parseArgs("sched=lottery smp=9 rr.slice_ms=0 trace=maybe bogus=1 loose", c).errors;
-  assert.equal(bad.length, 6);
-  assert.match(bad[0], /sched=lottery is unknown; choose one of fifo, rr, cfs/);
+  const bad = parseArgs("sched=lottery smp=9 rr.slice_ms=0 trace=maybe bogus=1 loose wl.tasks=20", c).errors;
+  assert.equal(bad.length, 7);
+  assert.match(bad[0], /sched=lottery is unknown; choose one of fifo, rr, cfs, sjf/);
   assert.match(bad[1], /from 1 to 4/);
-  assert.match(bad[2], /outside 1\.\.100/);
-  assert.match(bad[3], /not one of on, off/);
-  assert.match(bad[4], /bogus is not a setting/);
-  assert.match(bad[5], /not of the form/);
-  assert.match(checkValue(c.tunables.get("cfs.features"), "A;rm -rf"), /characters/);
+  assert.match(bad[2], /not of the form/);
+  assert.match(bad[3], /outside 1\.\.100/);
+  assert.match(bad[4], /not one of on, off/);
+  assert.match(bad[5], /bogus is not a setting/);
+  assert.match(bad[6], /wl.tasks=20 is outside 2\.\.8/, "checked against the chosen workload's limits");
+  assert.deepEqual(parseArgs("workload=spin wl.tasks=20", c).errors, []);
+  const t = (name) => c.tunables.get(name);
+  assert.equal(checkValue(t("cfs.features"), "NO_FAIR_SLEEPERS,START_DEBIT"), null);
+  assert.match(checkValue(t("cfs.features"), "TURBO"), /each one of START_DEBIT, FAIR_SLEEPERS/);
+  assert.equal(checkValue(t("nice"), "0,-5,19"), null);
+  assert.match(checkValue(t("nice"), "0,-21"), /-20\.\.19/);
+  assert.equal(checkValue(t("sjf.alpha"), "1/2"), null);
+  assert.equal(checkValue(t("sjf.alpha"), "1"), null);
+  for (const v of ["3/2", "1/0", "2", "x"]) assert.match(checkValue(t("sjf.alpha"), v), /fraction/);
 });
 
 test("formatted command lines hold only what applies and differs from the default", () => {
   const c = normalizeCatalog(RAW);
-  const { settings } = parseArgs("sched=rr workload=realtime rr.slice_ms=5 wl.tasks=3 seed=4", c);
+  const { settings } = parseArgs("sched=rr workload=realtime rr.slice_ms=5 wl.tasks=5 seed=4", c);
   assert.equal(formatArgs(settings, c), "sched=rr workload=realtime smp=1 seed=4");
   settings.tunables.set("rr.slice_ms", "9");
   assert.equal(formatArgs(settings, c), "sched=rr workload=realtime smp=1 seed=4 rr.slice_ms=9");
@@ -80,9 +101,27 @@ test("the run model follows stints, progress and finishes, and RESULT overrides"
   assert.equal(short.finishNs, 3000);
   assert.equal(short.cpuNs, 2000);
   assert.equal(long.finishNs, null);
-  assert.deepEqual(m.stints, [{ hart: 0, tid: 1, start: 1000, end: 3000 }], "a task that got the hart straight back is one stint");
+  assert.deepEqual(m.stints(), [{ hart: 0, tid: 1, start: 0, end: 10000 }], "the task that ran most owns a 10 µs cell");
   m.setResult({ tasks: [{ tid: 1, name: "short", finish_ns: 3100, cpu_ns: 2100 }, { tid: 2, name: "long", finish_ns: 9000, cpu_ns: 5000 }] });
   assert.deepEqual(m.taskList().map((t) => t.finishNs), [3100, 9000]);
+});
+
+test("a long timeline keeps its shape in coarser cells", () => {
+  const m = new RunModel();
+  const events = [ev(0, 0, "new", 1), ev(0, 0, "new", 2)];
+  // task 1 runs 1 ms, then task 2 runs 1 ms, alternating for 100 ms on hart 0, in 50 µs stints
+  for (let t = 0; t < 100e6; t += 50_000) {
+    const tid = Math.floor(t / 1e6) % 2 ? 2 : 1;
+    events.push(ev(t, 0, "in", tid), ev(t + 50_000, 0, "out", tid, { why: "yield", ran: 50_000 }));
+  }
+  m.add(events);
+  const bars = m.stints();
+  assert.ok(m.cellNs > 10_000, "cells grew");
+  assert.equal(bars.length, 100, "one bar per millisecond-long turn");
+  bars.forEach((b, k) => {
+    assert.equal(b.tid, k % 2 ? 2 : 1);
+    assert.ok(Math.abs(b.start - k * 1e6) <= m.cellNs, `turn ${k} starts within a cell of ${k} ms`);
+  });
 });
 
 test("latency comes live from marks, then from RESULT's histograms", () => {

@@ -1,6 +1,7 @@
 //! The `runqueue` command's library: what the binary does, callable from tests and tools.
 
 pub mod bench;
+pub mod grade;
 pub mod run;
 
 use std::path::PathBuf;

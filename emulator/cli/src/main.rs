@@ -2,7 +2,7 @@
 //! and measure the emulator's speed.
 
 use clap::{Parser, Subcommand};
-use runqueue::{Failure, bench, run, write_file};
+use runqueue::{Failure, bench, grade, run, write_file};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -18,6 +18,9 @@ enum Command {
     /// Boot an ELF (by default the bundled teaching kernel) and run it until it shuts down.
     /// The exit code is the guest's.
     Run(run::RunArgs),
+    /// Grade a lab solution: build the kernel with it, run the lab's tests, score the traces.
+    /// Exit code 0 only with full marks.
+    Grade(grade::GradeArgs),
     /// Measure the emulator's speed on the benchmark guest, optionally beside peers.
     Bench(BenchArgs),
 }
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => run::run(&args),
+        Command::Grade(args) => grade::grade(&args),
         Command::Bench(args) => bench(&args),
     };
     match outcome {

@@ -1,16 +1,22 @@
 //! Decoded-instruction cache: one array of ops per physical RAM page, filled lazily, one slot
 //! per halfword. Stores into a page holding code reset the slots they overlap.
+//!
+//! Two sentinel slots past the end hold [`Kind::PageEnd`], so running off the page needs no
+//! check per op, and direct jumps and branches carry their target as an offset from the start
+//! of the page (see [`place`]), so staying on the page is one compare.
 
 use crate::bus::{Bus, PAGE_SIZE, RAM_BASE};
 use crate::bus::le_read;
-use crate::decode::{decode16, decode32, is_full_width, Op};
+use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 pub const SLOTS: usize = (PAGE_SIZE / 2) as usize;
 
 pub struct Page {
-    pub ops: [Op; SLOTS],
+    /// `SLOTS` decoded slots, then two `PageEnd` sentinels: a 2-byte op in the last slot, or
+    /// the 4-byte op the scratch page runs there, falls through to one of them.
+    pub ops: [Op; SLOTS + 2],
     /// Where the page starts in RAM.
     base: usize,
 }
@@ -23,13 +29,26 @@ impl Page {
         let offset = pc as usize & (PAGE_SIZE as usize - 1);
         let at = self.base + offset;
         let low = le_read::<2>(&bus.ram[at..]) as u16;
-        self.ops[offset / 2] = if !is_full_width(low) {
+        let op = if !is_full_width(low) {
             decode16(low)
         } else if offset == PAGE_SIZE as usize - 2 {
             Op::STRADDLE
         } else {
             decode32(le_read::<4>(&bus.ram[at..]) as u32)
         };
+        self.ops[offset / 2] = place(op, offset);
+    }
+}
+
+/// Fits a decoded op for the slot at page offset `offset`: records the next slot, and turns
+/// the pc-relative immediate of a direct jump or branch into its target's offset from the
+/// start of the page (it fits: `jal` reaches only +-1 MiB).
+pub fn place(op: Op, offset: usize) -> Op {
+    use Kind::*;
+    let next = ((offset + op.len as usize) / 2) as u16;
+    match op.kind {
+        Jal | Beq | Bne | Blt | Bge | Bltu | Bgeu => Op { imm: op.imm + offset as i32, next, ..op },
+        _ => Op { next, ..op },
     }
 }
 
@@ -44,8 +63,10 @@ impl CodeCache {
         CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(), scratch: empty_page(0) }
     }
 
-    /// A page that runs one page-straddling instruction (it never decodes anything).
-    pub fn scratch(&mut self) -> &mut Page {
+    /// A page that runs `op`, a page-straddling instruction, from its last slot (it never
+    /// decodes anything).
+    pub fn scratch(&mut self, op: Op) -> &mut Page {
+        self.scratch.ops[SLOTS - 1] = place(op, PAGE_SIZE as usize - 2);
         &mut self.scratch
     }
 
@@ -82,5 +103,7 @@ impl CodeCache {
 }
 
 fn empty_page(base: usize) -> Box<Page> {
-    Box::new(Page { ops: [Op::UNDECODED; SLOTS], base })
+    let mut ops = [Op::UNDECODED; SLOTS + 2];
+    ops[SLOTS..].fill(Op::PAGE_END);
+    Box::new(Page { ops, base })
 }

@@ -103,9 +103,7 @@ impl Hart {
                 step = match self.fetch_straddle(bus, self.pc) {
                     Ok(op) => {
                         // Run just this op from a scratch page at the same page offset.
-                        let scratch = code.scratch();
-                        scratch.ops[SLOTS - 1] = op;
-                        self.block(bus, scratch, self.ticks + 1)
+                        self.block(bus, code.scratch(op), self.ticks + 1)
                     }
                     Err(t) => {
                         self.ticks += 1;
@@ -138,43 +136,52 @@ impl Hart {
     }
 
     /// Runs ops from one page until the block ends; leaves `pc` and `ticks` up to date.
-    /// The hot ops are inline here, in a function of its own, so `pc` and the counters
-    /// stay in registers.
+    /// The hot ops are inline here, in a function of its own, so the slot index and the
+    /// counter stay in registers. An op's pc is only needed by a few ops, so it is not kept:
+    /// it is `base + 2 * idx`.
     #[inline(never)]
     fn block(&mut self, bus: &mut Bus, page: &mut Page, stop: u64) -> Step {
         use Kind::*;
-        let mut pc = self.pc;
+        let base = self.pc & !(PAGE_SIZE - 1);
+        let pc_of = |idx: usize| base.wrapping_add(2 * idx as u64);
+        let mut idx = ((self.pc as usize) >> 1) % SLOTS;
         // Counting down what is left keeps one register instead of the count and the limit.
         let mut left = stop.saturating_sub(self.ticks);
         let result = 'block: loop {
             if left == 0 {
-                break Step::End(pc);
+                break Step::End(pc_of(idx));
             }
-            let idx = ((pc as usize) >> 1) % SLOTS;
             let op = page.ops[idx];
             left -= 1;
             {
-                let next = pc.wrapping_add(op.len as u64);
                 let imm = op.imm as i64 as u64;
                 let a = self.r(op.rs1);
                 let b = self.r(op.rs2);
                 let addr = a.wrapping_add(imm);
-                macro_rules! go {
-                    ($t:expr) => {{
-                        let t = $t;
-                        let same_page = (t ^ pc) >> 12 == 0;
-                        pc = t;
-                        if same_page {
+                // Falls through to the next slot; past the page's end is a `PageEnd` sentinel.
+                macro_rules! next {
+                    () => {{
+                        idx = op.next as usize;
+                        continue 'block;
+                    }};
+                }
+                // Goes to the target `offset` bytes from the page's start, staying in the
+                // block if that is on this page.
+                macro_rules! jump {
+                    ($offset:expr) => {{
+                        let offset: u64 = $offset;
+                        if offset < PAGE_SIZE {
+                            idx = (offset >> 1) as usize;
                             continue 'block;
                         }
-                        break 'block Step::End(t);
+                        break 'block Step::End(base.wrapping_add(offset));
                     }};
                 }
                 macro_rules! set {
                     ($v:expr) => {{
                         let v = $v;
                         self.w(op.rd, v);
-                        go!(next)
+                        next!()
                     }};
                 }
                 macro_rules! setw {
@@ -185,7 +192,7 @@ impl Hart {
                 }
                 macro_rules! branch {
                     ($cond:expr) => {
-                        go!(if $cond { pc.wrapping_add(imm) } else { next })
+                        if $cond { jump!(imm) } else { next!() }
                     };
                 }
                 macro_rules! load {
@@ -206,11 +213,8 @@ impl Hart {
                 macro_rules! store {
                     ($n:literal) => {
                         match self.store::<$n>(bus, addr, b) {
-                            Ok(false) => go!(next),
-                            Ok(true) => {
-                                pc = next;
-                                break 'block Step::End(next);
-                            }
+                            Ok(false) => next!(),
+                            Ok(true) => break 'block Step::End(pc_of(op.next as usize)),
                             Err(t) => break 'block Step::Trap(t),
                         }
                     };
@@ -219,14 +223,14 @@ impl Hart {
                     Addi => set!(addr),
                     Add => set!(a.wrapping_add(b)),
                     Lui => set!(imm),
-                    Auipc => set!(pc.wrapping_add(imm)),
+                    Auipc => set!(pc_of(idx).wrapping_add(imm)),
                     Jal => {
-                        self.w(op.rd, next);
-                        go!(pc.wrapping_add(imm))
+                        self.w(op.rd, pc_of(op.next as usize));
+                        jump!(imm)
                     }
                     Jalr => {
-                        self.w(op.rd, next);
-                        go!(addr & !1)
+                        self.w(op.rd, pc_of(op.next as usize));
+                        jump!((addr & !1).wrapping_sub(base))
                     }
                     Beq => branch!(a == b),
                     Bne => branch!(a != b),
@@ -284,9 +288,9 @@ impl Hart {
                     Divuw => setw!((a as u32).checked_div(b as u32).unwrap_or(u32::MAX)),
                     Remw => setw!(rem(a as i32 as i64, b as i32 as i64) as u32),
                     Remuw => setw!(if b as u32 == 0 { a as u32 } else { a as u32 % b as u32 }),
-                    Fence => go!(next),
+                    Fence => next!(),
                     Undecoded => {
-                        page.decode(bus, pc);
+                        page.decode(bus, pc_of(idx));
                         left += 1;
                         continue 'block;
                     }
@@ -294,26 +298,26 @@ impl Hart {
                         left += 1;
                         break 'block Step::Straddle;
                     }
+                    PageEnd => {
+                        left += 1;
+                        break 'block Step::End(pc_of(idx));
+                    }
                     Illegal => break 'block Step::Trap(Trap::new(cause::ILLEGAL, op.imm as u32 as u64)),
                     Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Ecall | Ebreak | FenceI | SfenceVma | Mret | Sret | Wfi
                     | LrW | ScW | AmoSwapW | AmoAddW | AmoXorW | AmoAndW | AmoOrW | AmoMinW | AmoMaxW | AmoMinuW | AmoMaxuW
                     | LrD | ScD | AmoSwapD | AmoAddD | AmoXorD | AmoAndD | AmoOrD | AmoMinD | AmoMaxD | AmoMinuD
-                    | AmoMaxuD => match self.step_system(bus, op, pc, next, stop - left) {
-                        Step::Go(t) => go!(t),
-                        Step::End(t) => {
-                            pc = t;
-                            break 'block Step::End(t);
-                        }
-                        Step::Wait(t) => {
-                            pc = t;
-                            break 'block Step::Wait(t);
-                        }
+                    | AmoMaxuD => match self.step_system(bus, op, pc_of(idx), pc_of(op.next as usize), stop - left) {
+                        Step::Go(t) => jump!(t.wrapping_sub(base)),
                         other => break 'block other,
                     },
                 }
             }
         };
-        self.pc = pc;
+        // A trap or a straddling op leaves the pc at the op.
+        self.pc = match result {
+            Step::Go(t) | Step::End(t) | Step::Wait(t) => t,
+            Step::Trap(_) | Step::Straddle => pc_of(idx),
+        };
         self.ticks = stop - left;
         result
     }

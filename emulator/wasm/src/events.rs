@@ -24,6 +24,16 @@ pub fn to_json(text: &str, first_line: usize) -> Result<String, ParseError> {
     Ok(Value::Array(out).to_string())
 }
 
+/// Appends `fresh` bytes to `partial`, then moves every complete line from `partial` to
+/// `trace`: a slice can end in the middle of a line, whose rest comes with the next slice.
+pub fn append_whole_lines(fresh: &[u8], partial: &mut Vec<u8>, trace: &mut String) {
+    partial.extend_from_slice(fresh);
+    if let Some(end) = partial.iter().rposition(|&b| b == b'\n') {
+        let lines: Vec<u8> = partial.drain(..=end).collect();
+        trace.push_str(&String::from_utf8_lossy(&lines));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,6 +48,17 @@ mod tests {
         assert_eq!(v[0]["f"]["ran"], 1000);
         assert_eq!(v[0]["f"]["why"], "preempt");
         assert_eq!(v[1]["f"]["name"], "long");
+    }
+
+    #[test]
+    fn lines_split_across_slices_are_joined() {
+        let (mut partial, mut trace) = (Vec::new(), String::new());
+        append_whole_lines(b"T 1 0 in 1\nT 2 0 ou", &mut partial, &mut trace);
+        assert_eq!((trace.as_str(), partial.as_slice()), ("T 1 0 in 1\n", &b"T 2 0 ou"[..]));
+        append_whole_lines(b"t 1 why=exit\n", &mut partial, &mut trace);
+        assert_eq!(trace, "T 1 0 in 1\nT 2 0 out 1 why=exit\n");
+        assert!(partial.is_empty());
+        assert_eq!(to_json(&trace, 1).unwrap().matches("\"k\"").count(), 2);
     }
 
     #[test]

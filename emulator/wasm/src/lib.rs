@@ -124,12 +124,8 @@ impl Session {
 }
 
 impl Session {
-    /// Moves the machine's trace bytes into `trace`, whole lines only.
     fn collect_trace(&mut self) {
-        self.partial.extend_from_slice(&self.machine.take_trace());
-        if let Some(end) = self.partial.iter().rposition(|&b| b == b'\n') {
-            let lines: Vec<u8> = self.partial.drain(..=end).collect();
-            self.trace.push_str(&String::from_utf8_lossy(&lines));
-        }
+        let fresh = self.machine.take_trace();
+        events::append_whole_lines(&fresh, &mut self.partial, &mut self.trace);
     }
 }

@@ -1,0 +1,178 @@
+//! `runqueue grade`: builds the kernel from the project's core plus only the student's file
+//! in the lab slot, runs every test's workload under an instruction budget, and scores the
+//! traces with `runqueue-grader` (`docs/labs.md`).
+
+use crate::run::execute;
+use crate::{Failure, read_file, write_file};
+use clap::Args;
+use runqueue_emu::Config;
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const TARGET: &str = "riscv64imac-unknown-none-elf";
+/// The kernel's files the grader copies as they are (`Cargo.toml` gets one line more).
+const KERNEL_PARTS: &[&str] = &["src", "Cargo.lock", "build.rs", "link.ld", ".cargo"];
+
+#[derive(Args)]
+pub struct GradeArgs {
+    /// The lab: sjf or mlfq.
+    #[arg(long)]
+    pub lab: String,
+    /// The student's policy file (the lab's `skeleton.rs`, filled in).
+    pub solution: PathBuf,
+    /// Also write Gradescope's results.json here (written even when the build fails).
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// An instructor's folder of hidden `*.tests` files, graded after the public tests.
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+    /// Who sees the hidden tests: hidden (left out of the table), after_due_date,
+    /// after_published or visible (named in the table, without details).
+    #[arg(long, default_value = "hidden")]
+    pub hidden_visibility: String,
+    /// The Runqueue tree with `kernel/` and `labs/` (default: the one this binary was built in).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Where the kernel copy and its build are kept between grades (default: ROOT/target/grade/LAB).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+}
+
+pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
+    let lab = Lab::parse(&args.lab).map_err(Failure::Input)?;
+    let hidden = Visibility::parse(&args.hidden_visibility).map_err(Failure::Input)?;
+    let root = args.root.clone().unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
+    let mut tests = load_tests(&root.join("labs").join(lab.name()).join("tests"), false)?;
+    if let Some(dir) = &args.tests {
+        tests.extend(load_tests(dir, true)?);
+    }
+    let solution = read_file(&args.solution, "solution")?;
+    let cache = args.cache.clone().unwrap_or_else(|| root.join("target/grade").join(lab.name()));
+    let build = build_kernel(lab, &root, &cache, &solution)?;
+    let results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, &build)).collect();
+    print!("{}", table(lab.name(), &results, hidden));
+    if let Some(path) = &args.results {
+        write_file(path, gradescope_json(lab.name(), &results, hidden).as_bytes())?;
+    }
+    let full = results.iter().all(TestResult::passed);
+    Ok(if full { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Every `*.tests` file in `dir`, in name order.
+fn load_tests(dir: &Path, hidden: bool) -> Result<Vec<TestCase>, Failure> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Failure::Input(format!("cannot read the tests folder {}: {e}", dir.display())))?;
+    let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "tests")).collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Failure::Input(format!("{} holds no *.tests files", dir.display())));
+    }
+    let mut tests: Vec<TestCase> = Vec::new();
+    for file in files {
+        let text = String::from_utf8(read_file(&file, "test file")?).map_err(|_| Failure::Input(format!("{} is not UTF-8 text", file.display())))?;
+        for t in parse_tests(&text, &file.display().to_string(), hidden).map_err(Failure::Input)? {
+            if tests.iter().any(|o| o.name == t.name) {
+                return Err(Failure::Input(format!("two tests are called {} ({})", t.name, file.display())));
+            }
+            tests.push(t);
+        }
+    }
+    Ok(tests)
+}
+
+/// The built kernel, or the compiler's complaint.
+enum Build {
+    Elf(Vec<u8>),
+    Error(String),
+}
+
+/// Refreshes the cached kernel copy (files whose bytes changed only, so cargo rebuilds
+/// incrementally), puts the solution in the lab slot, and builds.
+fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8]) -> Result<Build, Failure> {
+    let io = |what: &str, e: std::io::Error| Failure::Input(format!("{what}: {e}"));
+    let kernel = cache.join("kernel");
+    for part in KERNEL_PARTS {
+        sync(&root.join("kernel").join(part), &kernel.join(part)).map_err(|e| io(&format!("cannot copy the kernel to {}", kernel.display()), e))?;
+    }
+    // The copy may sit inside a cargo workspace (the default cache is under target/): mark it
+    // a workspace of its own, as the kernel is one through the root's `exclude`.
+    let manifest = std::fs::read_to_string(root.join("kernel/Cargo.toml")).map_err(|e| io("cannot read kernel/Cargo.toml", e))?;
+    let manifest = if manifest.contains("[workspace]") { manifest } else { format!("{manifest}\n[workspace]\n") };
+    write_if_changed(&kernel.join("Cargo.toml"), manifest.as_bytes()).map_err(|e| io("cannot write the kernel's manifest", e))?;
+    let slot = kernel.join("src/sched/lab").join(format!("{}.rs", lab.name()));
+    write_if_changed(&slot, solution).map_err(|e| io("cannot place the solution", e))?;
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    // A clean environment, as build.rs does: the outer build's settings are for the host.
+    for (key, _) in std::env::vars() {
+        if (key.starts_with("CARGO") && key != "CARGO_HOME") || key.contains("RUSTFLAGS") || key == "RUSTC_WRAPPER" {
+            cargo.env_remove(key);
+        }
+    }
+    let target_dir = cache.join("target");
+    let out = cargo
+        .current_dir(&kernel)
+        .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--target-dir"])
+        .arg(&target_dir)
+        .output()
+        .map_err(|e| io("cannot run cargo to build the kernel", e))?;
+    if !out.status.success() {
+        return Ok(Build::Error(first_error(&String::from_utf8_lossy(&out.stderr))));
+    }
+    let elf = target_dir.join(TARGET).join("release/runqueue-kernel");
+    Ok(Build::Elf(read_file(&elf, "built kernel")?))
+}
+
+/// The compiler's first error (short format: one line each), or its whole output.
+fn first_error(stderr: &str) -> String {
+    stderr.lines().find(|l| l.contains("error")).unwrap_or(stderr.trim()).to_string()
+}
+
+fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, bytes)
+}
+
+/// Mirrors `from` (a file or a folder) to `to`, following symlinks, rewriting only files whose
+/// bytes differ and removing files `from` no longer has.
+fn sync(from: &Path, to: &Path) -> std::io::Result<()> {
+    if !from.is_dir() {
+        return write_if_changed(to, &std::fs::read(from)?);
+    }
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(to)?.flatten() {
+        if !from.join(entry.file_name()).exists() {
+            let path = entry.path();
+            if path.is_dir() { std::fs::remove_dir_all(path)? } else { std::fs::remove_file(path)? }
+        }
+    }
+    for entry in std::fs::read_dir(from)?.flatten() {
+        sync(&entry.path(), &to.join(entry.file_name()))?;
+    }
+    Ok(())
+}
+
+fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
+    let elf = match build {
+        Build::Elf(elf) => elf,
+        Build::Error(error) => return grade_test(lab, test, &Outcome::NotBuilt(error)),
+    };
+    let bootargs = format!("sched={} {}", lab.sched(), test.args);
+    let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000 };
+    match execute(elf, config, test.max_insns, |_| {}) {
+        Ok(out) => grade_test(lab, test, &Outcome::Finished { exit_code: out.exit_code, console: &out.console, trace: &out.trace }),
+        Err(Failure::Budget(_)) => {
+            let why = format!(
+                "it did not shut down within the test's {} instructions: either it spins (a loop in your code?) \
+                 or tasks were lost from the run queue, so the workload never ends",
+                test.max_insns
+            );
+            grade_test(lab, test, &Outcome::Aborted(&why))
+        }
+        Err(Failure::Input(why)) => grade_test(lab, test, &Outcome::Aborted(&why)),
+    }
+}

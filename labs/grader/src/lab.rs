@@ -1,0 +1,163 @@
+//! The labs, and grading one test of a lab from the run's outcome.
+
+use crate::spec::TestCase;
+use crate::{mlfq, sjf};
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use runqueue_report::props::{self, Violation};
+use runqueue_report::{console, trace};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lab {
+    Sjf,
+    Mlfq,
+}
+
+impl Lab {
+    pub const ALL: [Lab; 2] = [Lab::Sjf, Lab::Mlfq];
+
+    pub fn parse(name: &str) -> Result<Lab, String> {
+        Lab::ALL.into_iter().find(|l| l.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Lab::ALL.iter().map(|l| l.name()).collect();
+            format!("unknown lab {name:?}; the labs are: {}", names.join(", "))
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lab::Sjf => "sjf",
+            Lab::Mlfq => "mlfq",
+        }
+    }
+
+    /// The scheduler the lab's slot registers in the kernel.
+    pub fn sched(self) -> &'static str {
+        match self {
+            Lab::Sjf => "lab-sjf",
+            Lab::Mlfq => "lab-mlfq",
+        }
+    }
+
+    /// The checks a test of this lab may name, each with what it verifies.
+    pub fn checks(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Lab::Sjf => sjf::CHECKS,
+            Lab::Mlfq => mlfq::CHECKS,
+        }
+    }
+
+    fn model(self, args: &str, events: &[trace::Event]) -> Result<Findings, String> {
+        match self {
+            Lab::Sjf => sjf::check(args, events),
+            Lab::Mlfq => mlfq::check(args, events),
+        }
+    }
+}
+
+/// What each check of a lab found over one run: how many decisions it checked, and the
+/// first that broke its rule.
+#[derive(Default, Debug)]
+pub struct Findings(pub BTreeMap<&'static str, (u32, Option<Violation>)>);
+
+impl Findings {
+    pub fn checked(&mut self, check: &'static str) {
+        self.0.entry(check).or_default().0 += 1;
+    }
+
+    /// Records a violation of `check`; only the first one is kept.
+    pub fn broke(&mut self, check: &'static str, time_ns: u64, rule: &'static str, detail: String) {
+        let entry = self.0.entry(check).or_default();
+        entry.0 += 1;
+        entry.1.get_or_insert(Violation { time_ns, rule, detail });
+    }
+}
+
+/// How a test's run ended, as the caller (CLI or page) saw it.
+pub enum Outcome<'a> {
+    /// The solution did not compile: the compiler's first error.
+    NotBuilt(&'a str),
+    /// The run stopped before the kernel shut down (budget, emulator fault).
+    Aborted(&'a str),
+    Finished { exit_code: i32, console: &'a str, trace: &'a str },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestResult {
+    pub name: String,
+    pub score: u32,
+    pub max_score: u32,
+    pub hidden: bool,
+    /// What the student reads: the verdict, expected against actual, the first violation.
+    pub output: String,
+    /// The time of the first violation, when the schedule broke a rule.
+    pub violation_ns: Option<u64>,
+}
+
+impl TestResult {
+    pub fn passed(&self) -> bool {
+        self.score == self.max_score
+    }
+}
+
+/// Grades one test: the run must finish cleanly with a well-formed trace in which no task is
+/// lost, and every check the test names must hold throughout.
+pub fn grade_test(lab: Lab, test: &TestCase, outcome: &Outcome) -> TestResult {
+    let verdict = judge(lab, test, outcome);
+    let (score, output, violation_ns) = match verdict {
+        Ok(summary) => (test.points, summary, None),
+        Err((why, at)) => (0, why, at),
+    };
+    TestResult { name: test.name.clone(), score, max_score: test.points, hidden: test.hidden, output, violation_ns }
+}
+
+type Verdict = Result<String, (String, Option<u64>)>;
+
+fn judge(lab: Lab, test: &TestCase, outcome: &Outcome) -> Verdict {
+    let fail = |why: String| Err((why, None));
+    if let Some(unknown) = test.checks.iter().find(|c| !lab.checks().iter().any(|(n, _)| n == c)) {
+        return fail(format!("the test file names an unknown check {unknown:?} (an instructor's mistake, not yours)"));
+    }
+    let (console_text, trace_text) = match outcome {
+        Outcome::NotBuilt(error) => return fail(format!("your solution does not compile:\n{error}")),
+        Outcome::Aborted(why) => return fail(format!("the kernel did not finish: {why}")),
+        Outcome::Finished { exit_code, console, trace } => {
+            let lines: Vec<&str> = console.lines().collect();
+            if let Some(at) = lines.iter().position(|l| l.starts_with("kernel panic:") || l.starts_with("kernel bug:")) {
+                // A panic's message follows its location on the next line.
+                let message = lines[at..].iter().take(2).map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+                return fail(format!("the kernel stopped: {message}"));
+            }
+            if *exit_code != 0 {
+                let last = console.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("(no output)");
+                return fail(format!("the kernel exited with code {exit_code}; its last line: {last}"));
+            }
+            (*console, *trace)
+        }
+    };
+    if console::result_json(console_text).is_none() {
+        return fail("the kernel printed no RESULT line: the workload did not complete".to_string());
+    }
+    let events = match trace::parse(trace_text) {
+        Ok(events) => events,
+        Err(e) => return fail(format!("the trace is garbled ({e}): does your code print to the trace?")),
+    };
+    if let Err(v) = props::consistent(&events) {
+        return Err((format!("FIRST VIOLATION {v}"), Some(v.time_ns)));
+    }
+    let findings = lab.model(&test.args, &events).map_err(|e| (format!("cannot read the test's parameters: {e}"), None))?;
+    let mut lines = Vec::new();
+    for check in &test.checks {
+        let (count, violation) = findings.0.get(check.as_str()).cloned().unwrap_or((0, None));
+        if let Some(v) = violation {
+            let what = lab.checks().iter().find(|(n, _)| n == check).map_or("", |(_, w)| w);
+            return Err((format!("check {check} ({what}) failed.\nFIRST VIOLATION {v}"), Some(v.time_ns)));
+        }
+        if count == 0 {
+            return fail(format!("check {check}: the run gave it nothing to check (the test's workload is too short?)"));
+        }
+        lines.push(format!("{check}: {count} decisions checked, all as the reference model"));
+    }
+    Ok(lines.join("\n"))
+}

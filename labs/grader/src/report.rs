@@ -1,0 +1,131 @@
+//! What the grader shows: a table for the terminal and the page, and Gradescope's
+//! `results.json` (fields per gradescope-autograders.readthedocs.io, "specs").
+
+use crate::lab::TestResult;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::{Map, Value, json};
+
+/// Who sees an instructor's hidden test, in Gradescope's words. In the table, `Hidden`
+/// tests are left out (they still count in the total) and the others show their name only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    Hidden,
+    AfterDueDate,
+    AfterPublished,
+    Visible,
+}
+
+impl Visibility {
+    pub fn parse(text: &str) -> Result<Visibility, String> {
+        Ok(match text {
+            "hidden" => Visibility::Hidden,
+            "after_due_date" => Visibility::AfterDueDate,
+            "after_published" => Visibility::AfterPublished,
+            "visible" => Visibility::Visible,
+            _ => return Err(format!("unknown visibility {text:?}: hidden, after_due_date, after_published or visible")),
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Hidden => "hidden",
+            Visibility::AfterDueDate => "after_due_date",
+            Visibility::AfterPublished => "after_published",
+            Visibility::Visible => "visible",
+        }
+    }
+}
+
+fn totals(results: &[TestResult]) -> (u32, u32) {
+    results.iter().fold((0, 0), |(s, m), r| (s + r.score, m + r.max_score))
+}
+
+/// The per-test table, then each failed visible test's explanation.
+pub fn table(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
+    let shown: Vec<&TestResult> = results.iter().filter(|r| !r.hidden || hidden != Visibility::Hidden).collect();
+    let width = shown.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
+    let mut out = format!("lab {lab}\n{:<width$}  result  points\n", "test");
+    for r in &shown {
+        let verdict = if r.passed() { "pass" } else { "FAIL" };
+        let mut line = format!("{:<width$}  {verdict:<6}  {:>2}/{:<2}", r.name, r.score, r.max_score);
+        if let Some(at) = r.violation_ns {
+            line.push_str(&format!("  first violation at {} ms", format_ms(at)));
+        }
+        if r.hidden {
+            line.push_str("  (hidden test)");
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    let (score, max) = totals(results);
+    out.push_str(&format!("total: {score}/{max}\n"));
+    for r in shown.iter().filter(|r| !r.passed() && !r.hidden) {
+        out.push_str(&format!("\n--- {} ---\n{}\n", r.name, r.output.trim_end()));
+    }
+    out
+}
+
+fn format_ms(ns: u64) -> String {
+    format!("{}.{:03}", ns / 1_000_000, ns / 1_000 % 1_000)
+}
+
+/// Gradescope's `results.json`. Hidden tests carry the instructor's visibility; their output
+/// is kept for the instructor (Gradescope does not show hidden tests to students).
+pub fn gradescope_json(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
+    let (score, max) = totals(results);
+    let tests: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            let visibility = if r.hidden { hidden } else { Visibility::Visible };
+            json!({
+                "name": r.name,
+                "score": r.score,
+                "max_score": r.max_score,
+                "status": if r.passed() { "passed" } else { "failed" },
+                "output": r.output,
+                "visibility": visibility.as_str(),
+            })
+        })
+        .collect();
+    let mut top = Map::new();
+    top.insert("score".to_string(), json!(score));
+    top.insert("output".to_string(), json!(format!("Runqueue lab {lab}: {score}/{max} points")));
+    top.insert("visibility".to_string(), json!("visible"));
+    top.insert("tests".to_string(), Value::Array(tests));
+    let mut text = Value::Object(top).to_string();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(name: &str, score: u32, hidden: bool) -> TestResult {
+        TestResult { name: name.to_string(), score, max_score: 2, hidden, output: format!("why {name}"), violation_ns: (score == 0).then_some(1_500_000) }
+    }
+
+    #[test]
+    fn table_hides_what_the_instructor_hides() {
+        let results = [result("a", 2, false), result("b", 0, false), result("secret", 0, true)];
+        let t = table("sjf", &results, Visibility::Hidden);
+        assert!(t.contains("total: 2/6"), "{t}");
+        assert!(t.contains("first violation at 1.500 ms"), "{t}");
+        assert!(t.contains("why b") && !t.contains("secret"), "{t}");
+        let t = table("sjf", &results, Visibility::AfterPublished);
+        assert!(t.contains("secret") && !t.contains("why secret"), "{t}");
+    }
+
+    #[test]
+    fn gradescope_fields() {
+        let results = [result("a", 2, false), result("h", 0, true)];
+        let v: Value = serde_json::from_str(&gradescope_json("mlfq", &results, Visibility::AfterDueDate)).unwrap();
+        assert_eq!(v["score"], 2);
+        assert_eq!(v["tests"][0]["status"], "passed");
+        assert_eq!(v["tests"][1]["visibility"], "after_due_date");
+        assert_eq!(v["tests"][1]["max_score"], 2);
+        assert!(Visibility::parse("sometimes").is_err());
+    }
+}

@@ -1,0 +1,99 @@
+//! Mutant (must fail sjf-order): ignores the predictions and runs tasks in the order they
+//! became ready, i.e. FIFO.
+
+use crate::args::{Kind, Settings, Tunable};
+use crate::line::Line;
+use crate::sched::lab::Lab;
+use crate::sched::{Enqueue, Policy, SchedSpec, Scheduler};
+use crate::task::{MAX_TASKS, Task, Tid};
+
+pub const SPEC: SchedSpec = SchedSpec {
+    name: "lab-sjf",
+    help: "lab: shortest predicted burst first (lab.sjf.preempt=1: shortest remaining time first)",
+    tunables: &[
+        Tunable { name: "lab.sjf.preempt", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "0: SJF; 1: SRTF (a waking task may preempt)" },
+        Tunable { name: "lab.sjf.alpha", kind: Kind::Fraction, default: "1/2", unit: "", help: "weight of the last burst: pred' = (p*burst + (q-p)*pred) / q for alpha = p/q" },
+        Tunable { name: "lab.sjf.tau0_ns", kind: Kind::Int { min: 0, max: 10_000_000_000 }, default: "5000000", unit: "ns", help: "prediction of a task that has not run yet" },
+    ],
+    build: |s: &Settings| {
+        let initial = Burst { predicted: s.int("lab.sjf.tau0_ns") as u64, running: 0, ready: false, since: 0 };
+        Ok(Policy::Lab(Lab::Sjf(Sjf {
+            preemptive: s.int("lab.sjf.preempt") == 1,
+            alpha: s.fraction("lab.sjf.alpha"),
+            tasks: [initial; MAX_TASKS],
+            arrivals: 0,
+        })))
+    },
+};
+
+#[derive(Clone, Copy)]
+struct Burst {
+    /// The predicted length of the task's next CPU burst, in ns.
+    predicted: u64,
+    /// CPU time of the burst in progress (a preemption does not end a burst).
+    running: u64,
+    ready: bool,
+    /// When the task became ready (a counter), for the FIFO order.
+    since: u64,
+}
+
+pub struct Sjf {
+    preemptive: bool,
+    /// alpha = p / q.
+    alpha: (u64, u64),
+    tasks: [Burst; MAX_TASKS],
+    arrivals: u64,
+}
+
+impl Sjf {
+    /// The burst in progress ended (the task yielded or went to sleep): fold it in.
+    fn finish_burst(&mut self, tid: Tid) {
+        let (p, q) = self.alpha;
+        let b = &mut self.tasks[tid];
+        b.predicted = (p * b.running + (q - p) * b.predicted) / q;
+        b.running = 0;
+    }
+}
+
+impl Scheduler for Sjf {
+    fn enqueue(&mut self, task: &Task, why: Enqueue, _now: u64) {
+        if why == Enqueue::Yielded {
+            self.finish_burst(task.tid);
+        }
+        self.arrivals += 1;
+        self.tasks[task.tid].ready = true;
+        self.tasks[task.tid].since = self.arrivals;
+    }
+
+    fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        // Ties go to the lowest tid: `min_by_key` keeps the first of equal keys.
+        let tid = (1..MAX_TASKS).filter(|&t| self.tasks[t].ready && allowed(t)).min_by_key(|&t| self.tasks[t].since)?;
+        self.tasks[tid].ready = false;
+        Some(tid)
+    }
+
+    fn charge(&mut self, task: &Task, ran_ns: u64, _now: u64) {
+        self.tasks[task.tid].running += ran_ns;
+    }
+
+    fn tick(&mut self, _current: &Task, _now: u64) -> bool {
+        false
+    }
+
+    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        let cur = &self.tasks[current.tid];
+        self.preemptive && self.tasks[woken.tid].predicted < cur.predicted.saturating_sub(cur.running)
+    }
+
+    fn block(&mut self, task: &Task, _now: u64) {
+        self.finish_burst(task.tid);
+    }
+
+    fn describe(&self, tid: Tid, out: &mut Line) {
+        out.field("pred", self.tasks[tid].predicted);
+    }
+
+    fn milestone(&self, tid: Tid, out: &mut Line) {
+        out.field("pred", self.tasks[tid].predicted);
+    }
+}
