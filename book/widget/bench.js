@@ -1,33 +1,41 @@
-// The benchmark page: runs an ELF to completion in large slices, yielding between them, and
-// publishes {instret, seconds, mips, exitCode} as `window.benchResult` for web/bench.mjs.
+// The benchmark page: runs an ELF to completion in the widget's own Worker (worker.js, so it
+// measures exactly what a reader's run gets) and publishes {instret, seconds, mips, exitCode}
+// as `window.benchResult` for web/bench.mjs.
 
-import init, { Session, Status } from "../pkg/runqueue_wasm.js";
-
-const SLICE = 50_000_000;
+const WORKER_URL = new URL("./worker.js", import.meta.url);
 
 async function bench() {
   const q = new URLSearchParams(location.search);
   const name = q.get("elf") ?? "bench.elf";
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`elf=${name} is not a plain file name`);
-  const harts = Number(q.get("harts") ?? 1);
-  const limit = Number(q.get("max") ?? 20e9); // a partial run still gives a rate
-  await init();
   const response = await fetch(new URL(`../${name}`, import.meta.url));
   if (!response.ok) throw new Error(`${name} could not be loaded (HTTP ${response.status})`);
-  const session = new Session(new Uint8Array(await response.arrayBuffer()), harts, q.get("args") ?? "");
-  const start = performance.now();
-  let status = Status.Budget;
-  let console = "";
+  const elf = await response.arrayBuffer();
+  const worker = new Worker(WORKER_URL, { type: "module" });
   const decoder = new TextDecoder();
-  while (status === Status.Budget && session.instret() < limit) {
-    status = session.run(SLICE);
-    console += decoder.decode(session.take_console(), { stream: true });
-    await new Promise((r) => setTimeout(r, 0)); // keep the page responsive between slices
+  let console = "";
+  let start = 0;
+  const finished = new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => {
+      if (data.type === "booted") {
+        start = performance.now();
+        worker.postMessage({ type: "run" });
+      } else if (data.type === "output") {
+        console += decoder.decode(data.console, { stream: true });
+      } else if (data.type === "done" || data.type === "error") {
+        const seconds = (performance.now() - start) / 1000;
+        if (data.type === "error") reject(new Error(data.message));
+        else resolve({ elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, console });
+      }
+    };
+  });
+  worker.postMessage({ type: "speed", ips: 0 });
+  worker.postMessage({ type: "boot", elf, harts: Number(q.get("harts") ?? 1), bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9) });
+  try {
+    return await finished;
+  } finally {
+    worker.terminate();
   }
-  const seconds = (performance.now() - start) / 1000;
-  if (status === Status.Fault) throw new Error(`the machine stopped: ${session.fault()}`);
-  const instret = session.instret();
-  return { elf: name, instret, seconds, mips: instret / seconds / 1e6, exitCode: session.exit_code() ?? null, console };
 }
 
 const status = document.getElementById("status");

@@ -234,10 +234,10 @@ impl Kernel {
 
     fn wake_sleepers(&mut self, now: u64, local: usize) {
         for tid in 1..=self.count {
-            if let State::Sleeping { until, .. } = self.tasks[tid].state {
-                if until <= now {
-                    self.wake(tid, now, local);
-                }
+            if let State::Sleeping { until, .. } = self.tasks[tid].state
+                && until <= now
+            {
+                self.wake(tid, now, local);
             }
         }
     }
@@ -246,10 +246,10 @@ impl Kernel {
     fn program_timer(&self, hart: usize) {
         let mut deadline = hart::get(hart).next_tick_ns.get();
         for t in &self.tasks[1..=self.count] {
-            if let State::Sleeping { until, hart: h } = t.state {
-                if h == hart {
-                    deadline = deadline.min(until);
-                }
+            if let State::Sleeping { until, hart: h } = t.state
+                && h == hart
+            {
+                deadline = deadline.min(until);
             }
         }
         sbi::set_timer(deadline.div_ceil(arch::NS_PER_TICK));

@@ -48,7 +48,8 @@ pub struct Hart {
 unsafe impl Sync for Hart {}
 
 impl Hart {
-    const NEW: Hart = Hart {
+    const fn new() -> Hart {
+        Hart {
         sched_ctx: UnsafeCell::new(Context::ZERO),
         noff: Cell::new(0),
         intena: Cell::new(false),
@@ -61,10 +62,11 @@ impl Hart {
         need_resched: AtomicBool::new(false),
         hart_id: AtomicUsize::new(0),
         trace_line: UnsafeCell::new(Line::new()),
-    };
+        }
+    }
 }
 
-static HARTS: [Hart; MAX_HARTS] = [Hart::NEW; MAX_HARTS];
+static HARTS: [Hart; MAX_HARTS] = [const { Hart::new() }; MAX_HARTS];
 
 /// This hart's slot.
 pub fn this() -> &'static Hart {

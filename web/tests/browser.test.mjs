@@ -5,10 +5,10 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, start } from "../browser.mjs";
+import { ROOT, SITE, start } from "../browser.mjs";
 
 const CHAPTER = "experiments.html";
 const SHOTS = join(ROOT, "target/screenshots");
@@ -18,6 +18,9 @@ const RUN_TIMEOUT = 120_000;
 
 let site;
 before(async () => {
+  if (!existsSync(join(SITE, CHAPTER))) {
+    throw new Error(`${CHAPTER} is not in the built book: run make web-build, with experiments.md listed in book/src/SUMMARY.md`);
+  }
   site = await start();
   mkdirSync(SHOTS, { recursive: true });
 });

@@ -151,13 +151,34 @@ impl Hart {
             if left == 0 {
                 break Step::End(pc_of(idx));
             }
-            let op = page.ops[idx];
+            // SAFETY: `idx` is below `SLOTS + 2`, the length of `ops`: it starts as a slot
+            // (`% SLOTS`), a jump sets it to `offset / 2` with `offset < PAGE_SIZE`, and a
+            // fall-through to `op.next`, which `code::place` sets to at most `SLOTS + 1`.
+            let op = unsafe { page.ops.get_unchecked(idx) };
             left -= 1;
             {
-                let imm = op.imm as i64 as u64;
-                let a = self.r(op.rs1);
-                let b = self.r(op.rs2);
-                let addr = a.wrapping_add(imm);
+                // Operands are read in the arms that need them, so the dispatch itself keeps
+                // few values alive.
+                macro_rules! imm {
+                    () => {
+                        op.imm as i64 as u64
+                    };
+                }
+                macro_rules! a {
+                    () => {
+                        self.r(op.rs1)
+                    };
+                }
+                macro_rules! b {
+                    () => {
+                        self.r(op.rs2)
+                    };
+                }
+                macro_rules! addr {
+                    () => {
+                        a!().wrapping_add(imm!())
+                    };
+                }
                 // Falls through to the next slot; past the page's end is a `PageEnd` sentinel.
                 macro_rules! next {
                     () => {{
@@ -192,17 +213,17 @@ impl Hart {
                 }
                 macro_rules! branch {
                     ($cond:expr) => {
-                        if $cond { jump!(imm) } else { next!() }
+                        if $cond { jump!(imm!()) } else { next!() }
                     };
                 }
                 macro_rules! load {
                     ($n:literal, $ext:expr) => {
-                        match self.load_fast::<$n>(bus, addr) {
+                        match self.load_fast::<$n>(bus, addr!()) {
                             Some(v) => set!($ext(v)),
                             None => {
                                 // Devices may read the time, which needs the tick count.
                                 self.ticks = stop - left;
-                                match self.load_slow(bus, addr, $n) {
+                                match self.load_slow(bus, addr!(), $n) {
                                     Ok(v) => set!($ext(v)),
                                     Err(t) => break 'block Step::Trap(t),
                                 }
@@ -212,7 +233,7 @@ impl Hart {
                 }
                 macro_rules! store {
                     ($n:literal) => {
-                        match self.store::<$n>(bus, addr, b) {
+                        match self.store::<$n>(bus, addr!(), b!()) {
                             Ok(false) => next!(),
                             Ok(true) => break 'block Step::End(pc_of(op.next as usize)),
                             Err(t) => break 'block Step::Trap(t),
@@ -220,24 +241,26 @@ impl Hart {
                     };
                 }
                 match op.kind {
-                    Addi => set!(addr),
-                    Add => set!(a.wrapping_add(b)),
-                    Lui => set!(imm),
-                    Auipc => set!(pc_of(idx).wrapping_add(imm)),
+                    Addi => set!(addr!()),
+                    Add => set!(a!().wrapping_add(b!())),
+                    Lui => set!(imm!()),
+                    Auipc => set!(pc_of(idx).wrapping_add(imm!())),
                     Jal => {
                         self.w(op.rd, pc_of(op.next as usize));
-                        jump!(imm)
+                        jump!(imm!())
                     }
                     Jalr => {
+                        // Read the target before writing the link: rd may be rs1.
+                        let target = addr!() & !1;
                         self.w(op.rd, pc_of(op.next as usize));
-                        jump!((addr & !1).wrapping_sub(base))
+                        jump!(target.wrapping_sub(base))
                     }
-                    Beq => branch!(a == b),
-                    Bne => branch!(a != b),
-                    Blt => branch!((a as i64) < (b as i64)),
-                    Bge => branch!((a as i64) >= (b as i64)),
-                    Bltu => branch!(a < b),
-                    Bgeu => branch!(a >= b),
+                    Beq => branch!(a!() == b!()),
+                    Bne => branch!(a!() != b!()),
+                    Blt => branch!((a!() as i64) < (b!() as i64)),
+                    Bge => branch!((a!() as i64) >= (b!() as i64)),
+                    Bltu => branch!(a!() < b!()),
+                    Bgeu => branch!(a!() >= b!()),
                     Lb => load!(1, |v: u64| v as i8 as i64 as u64),
                     Lh => load!(2, |v: u64| v as i16 as i64 as u64),
                     Lw => load!(4, |v: u64| v as i32 as i64 as u64),
@@ -249,45 +272,45 @@ impl Hart {
                     Sh => store!(2),
                     Sw => store!(4),
                     Sd => store!(8),
-                    Slti => set!(((a as i64) < (imm as i64)) as u64),
-                    Sltiu => set!((a < imm) as u64),
-                    Xori => set!(a ^ imm),
-                    Ori => set!(a | imm),
-                    Andi => set!(a & imm),
-                    Slli => set!(a << (imm & 63)),
-                    Srli => set!(a >> (imm & 63)),
-                    Srai => set!(((a as i64) >> (imm & 63)) as u64),
-                    Sub => set!(a.wrapping_sub(b)),
-                    Sll => set!(a << (b & 63)),
-                    Slt => set!(((a as i64) < (b as i64)) as u64),
-                    Sltu => set!((a < b) as u64),
-                    Xor => set!(a ^ b),
-                    Srl => set!(a >> (b & 63)),
-                    Sra => set!(((a as i64) >> (b & 63)) as u64),
-                    Or => set!(a | b),
-                    And => set!(a & b),
-                    Addiw => setw!(addr as u32),
-                    Slliw => setw!((a as u32) << (imm & 31)),
-                    Srliw => setw!((a as u32) >> (imm & 31)),
-                    Sraiw => setw!(((a as i32) >> (imm & 31)) as u32),
-                    Addw => setw!((a as u32).wrapping_add(b as u32)),
-                    Subw => setw!((a as u32).wrapping_sub(b as u32)),
-                    Sllw => setw!((a as u32) << (b & 31)),
-                    Srlw => setw!((a as u32) >> (b & 31)),
-                    Sraw => setw!(((a as i32) >> (b & 31)) as u32),
-                    Mul => set!(a.wrapping_mul(b)),
-                    Mulh => set!(((a as i64 as i128 * b as i64 as i128) >> 64) as u64),
-                    Mulhsu => set!(((a as i64 as i128).wrapping_mul(b as i128) >> 64) as u64),
-                    Mulhu => set!(((a as u128 * b as u128) >> 64) as u64),
-                    Div => set!(div(a as i64, b as i64) as u64),
-                    Divu => set!(a.checked_div(b).unwrap_or(u64::MAX)),
-                    Rem => set!(rem(a as i64, b as i64) as u64),
-                    Remu => set!(if b == 0 { a } else { a % b }),
-                    Mulw => setw!((a as u32).wrapping_mul(b as u32)),
-                    Divw => setw!(div(a as i32 as i64, b as i32 as i64) as u32),
-                    Divuw => setw!((a as u32).checked_div(b as u32).unwrap_or(u32::MAX)),
-                    Remw => setw!(rem(a as i32 as i64, b as i32 as i64) as u32),
-                    Remuw => setw!(if b as u32 == 0 { a as u32 } else { a as u32 % b as u32 }),
+                    Slti => set!(((a!() as i64) < (imm!() as i64)) as u64),
+                    Sltiu => set!((a!() < imm!()) as u64),
+                    Xori => set!(a!() ^ imm!()),
+                    Ori => set!(a!() | imm!()),
+                    Andi => set!(a!() & imm!()),
+                    Slli => set!(a!() << (imm!() & 63)),
+                    Srli => set!(a!() >> (imm!() & 63)),
+                    Srai => set!(((a!() as i64) >> (imm!() & 63)) as u64),
+                    Sub => set!(a!().wrapping_sub(b!())),
+                    Sll => set!(a!() << (b!() & 63)),
+                    Slt => set!(((a!() as i64) < (b!() as i64)) as u64),
+                    Sltu => set!((a!() < b!()) as u64),
+                    Xor => set!(a!() ^ b!()),
+                    Srl => set!(a!() >> (b!() & 63)),
+                    Sra => set!(((a!() as i64) >> (b!() & 63)) as u64),
+                    Or => set!(a!() | b!()),
+                    And => set!(a!() & b!()),
+                    Addiw => setw!(addr!() as u32),
+                    Slliw => setw!((a!() as u32) << (imm!() & 31)),
+                    Srliw => setw!((a!() as u32) >> (imm!() & 31)),
+                    Sraiw => setw!(((a!() as i32) >> (imm!() & 31)) as u32),
+                    Addw => setw!((a!() as u32).wrapping_add(b!() as u32)),
+                    Subw => setw!((a!() as u32).wrapping_sub(b!() as u32)),
+                    Sllw => setw!((a!() as u32) << (b!() & 31)),
+                    Srlw => setw!((a!() as u32) >> (b!() & 31)),
+                    Sraw => setw!(((a!() as i32) >> (b!() & 31)) as u32),
+                    Mul => set!(a!().wrapping_mul(b!())),
+                    Mulh => set!(((a!() as i64 as i128 * b!() as i64 as i128) >> 64) as u64),
+                    Mulhsu => set!(((a!() as i64 as i128).wrapping_mul(b!() as i128) >> 64) as u64),
+                    Mulhu => set!(((a!() as u128 * b!() as u128) >> 64) as u64),
+                    Div => set!(div(a!() as i64, b!() as i64) as u64),
+                    Divu => set!(a!().checked_div(b!()).unwrap_or(u64::MAX)),
+                    Rem => set!(rem(a!() as i64, b!() as i64) as u64),
+                    Remu => set!(if b!() == 0 { a!() } else { a!() % b!() }),
+                    Mulw => setw!((a!() as u32).wrapping_mul(b!() as u32)),
+                    Divw => setw!(div(a!() as i32 as i64, b!() as i32 as i64) as u32),
+                    Divuw => setw!((a!() as u32).checked_div(b!() as u32).unwrap_or(u32::MAX)),
+                    Remw => setw!(rem(a!() as i32 as i64, b!() as i32 as i64) as u32),
+                    Remuw => setw!(if b!() as u32 == 0 { a!() as u32 } else { a!() as u32 % b!() as u32 }),
                     Fence => next!(),
                     Undecoded => {
                         page.decode(bus, pc_of(idx));
@@ -306,14 +329,14 @@ impl Hart {
                     Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Ecall | Ebreak | FenceI | SfenceVma | Mret | Sret | Wfi
                     | LrW | ScW | AmoSwapW | AmoAddW | AmoXorW | AmoAndW | AmoOrW | AmoMinW | AmoMaxW | AmoMinuW | AmoMaxuW
                     | LrD | ScD | AmoSwapD | AmoAddD | AmoXorD | AmoAndD | AmoOrD | AmoMinD | AmoMaxD | AmoMinuD
-                    | AmoMaxuD => match self.step_system(bus, op, pc_of(idx), pc_of(op.next as usize), stop - left) {
+                    | AmoMaxuD => match self.step_system(bus, *op, pc_of(idx), pc_of(op.next as usize), stop - left) {
                         Step::Go(t) => jump!(t.wrapping_sub(base)),
                         other => break 'block other,
                     },
                 }
             }
         };
-        // A trap or a straddling op leaves the pc at the op.
+        // A trap or a!() straddling op leaves the pc at the op.
         self.pc = match result {
             Step::Go(t) | Step::End(t) | Step::Wait(t) => t,
             Step::Trap(_) | Step::Straddle => pc_of(idx),

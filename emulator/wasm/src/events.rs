@@ -17,9 +17,18 @@ pub fn to_json(text: &str, first_line: usize) -> Result<String, ParseError> {
         let fields: Map<String, Value> = e
             .fields
             .iter()
-            .map(|(k, v)| (k.clone(), v.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::from(v.as_str()))))
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    v.parse::<i64>()
+                        .map(Value::from)
+                        .unwrap_or_else(|_| Value::from(v.as_str())),
+                )
+            })
             .collect();
-        out.push(json!({"t": e.time_ns, "h": e.hart, "k": e.kind.as_str(), "id": e.tid, "f": fields}));
+        out.push(
+            json!({"t": e.time_ns, "h": e.hart, "k": e.kind.as_str(), "id": e.tid, "f": fields}),
+        );
     }
     Ok(Value::Array(out).to_string())
 }
@@ -40,7 +49,11 @@ mod tests {
 
     #[test]
     fn events_keep_their_fields_and_numbers() {
-        let json = to_json("T 1500 1 out 3 why=preempt ran=1000\n\nT 2000 0 new 4 name=long\n", 1).unwrap();
+        let json = to_json(
+            "T 1500 1 out 3 why=preempt ran=1000\n\nT 2000 0 new 4 name=long\n",
+            1,
+        )
+        .unwrap();
         let v: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v.as_array().unwrap().len(), 2);
         assert_eq!(v[0]["t"], 1500);
@@ -54,7 +67,10 @@ mod tests {
     fn lines_split_across_slices_are_joined() {
         let (mut partial, mut trace) = (Vec::new(), String::new());
         append_whole_lines(b"T 1 0 in 1\nT 2 0 ou", &mut partial, &mut trace);
-        assert_eq!((trace.as_str(), partial.as_slice()), ("T 1 0 in 1\n", &b"T 2 0 ou"[..]));
+        assert_eq!(
+            (trace.as_str(), partial.as_slice()),
+            ("T 1 0 in 1\n", &b"T 2 0 ou"[..])
+        );
         append_whole_lines(b"t 1 why=exit\n", &mut partial, &mut trace);
         assert_eq!(trace, "T 1 0 in 1\nT 2 0 out 1 why=exit\n");
         assert!(partial.is_empty());

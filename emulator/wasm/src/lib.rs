@@ -41,8 +41,13 @@ impl Session {
     /// with the file or the configuration comes back as an error with the loader's message.
     #[wasm_bindgen(constructor)]
     pub fn new(elf: &[u8], harts: u32, bootargs: String) -> Result<Session, JsError> {
-        let config = Config { harts: harts as usize, bootargs, ..Config::default() };
-        let machine = Machine::new(config, elf).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
+        let config = Config {
+            harts: harts as usize,
+            bootargs,
+            ..Config::default()
+        };
+        let machine = Machine::new(config, elf)
+            .map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
         Ok(Session {
             machine,
             console: Vec::new(),
@@ -111,7 +116,9 @@ impl Session {
     pub fn result_json(&self) -> Result<Option<String>, JsError> {
         let text = String::from_utf8_lossy(&self.console);
         let split = console::split(&text);
-        let Some(json) = console::result_json(&split.console) else { return Ok(None) };
+        let Some(json) = console::result_json(&split.console) else {
+            return Ok(None);
+        };
         RunResult::parse(json).map_err(|e| JsError::new(&e))?;
         Ok(Some(json.to_string()))
     }
@@ -124,6 +131,7 @@ impl Session {
 }
 
 impl Session {
+    /// Moves the machine's trace bytes into `trace`, whole lines only.
     fn collect_trace(&mut self) {
         let fresh = self.machine.take_trace();
         events::append_whole_lines(&fresh, &mut self.partial, &mut self.trace);

@@ -175,12 +175,12 @@ impl Scheduler for Cfs {
     fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
         let left = self.leftmost(allowed, None)?;
         let mut pick = left;
-        if self.skip == Some(left) {
-            if let Some(second) = self.leftmost(allowed, Some(left)) {
-                let vdiff = self.entity[second].vruntime as i64 - self.entity[left].vruntime as i64;
-                if vdiff <= self.wakeup_gran_for(self.entity[left].weight) as i64 {
-                    pick = second;
-                }
+        if self.skip == Some(left)
+            && let Some(second) = self.leftmost(allowed, Some(left))
+        {
+            let vdiff = self.entity[second].vruntime as i64 - self.entity[left].vruntime as i64;
+            if vdiff <= self.wakeup_gran_for(self.entity[left].weight) as i64 {
+                pick = second;
             }
         }
         self.skip = None;

@@ -66,6 +66,8 @@ pub struct SchedSpec {
     pub build: fn(&Settings) -> Result<Policy, ArgError>,
 }
 
+// One instance lives inside the kernel lock and there is no heap to box the big variants in.
+#[allow(clippy::large_enum_variant)]
 pub enum Policy {
     Fifo(fifo::Fifo),
     Rr(rr::RoundRobin),

@@ -1,0 +1,37 @@
+## Labs and the autograder (docs/labs.md).
+#   make grade LAB=sjf [SOLUTION=path] [RESULTS=results.json] [TESTS=hidden-dir]
+#   make gradescope-bundle LAB=sjf [HIDDEN=dir]   -> target/gradescope/LAB.zip
+#   make gradescope-check LAB=sjf [SOLUTION=path] -> runs the bundle in a clean directory
+#   make test-labs
+LAB ?= sjf
+SOLUTION ?= labs/$(LAB)/solution.rs
+BUNDLE_DIR := target/gradescope/$(LAB)
+
+.PHONY: grade test-labs gradescope-bundle gradescope-check
+
+grade: build
+	$(RUNQUEUE) grade --lab $(LAB) $(SOLUTION) $(if $(RESULTS),--results $(RESULTS)) $(if $(TESTS),--tests $(TESTS))
+
+test-labs:
+	$(CARGO) test -p runqueue-grader
+	$(CARGO) test --release -p runqueue --test grader
+
+# The bundle holds the CLI, the kernel's source (the core the student's file is built into)
+# and the lab's tests; never the reference solution or the mutants.
+gradescope-bundle: build
+	rm -rf $(BUNDLE_DIR) && mkdir -p $(BUNDLE_DIR)/source/labs/$(LAB)
+	cp labs/bundle/setup.sh labs/bundle/run_autograder $(BUNDLE_DIR)/
+	cp $(RUNQUEUE) $(BUNDLE_DIR)/source/
+	echo $(LAB) > $(BUNDLE_DIR)/source/LAB
+	tar -C . --exclude=target -chf - kernel | tar -C $(BUNDLE_DIR)/source -xf -
+	cp -r labs/$(LAB)/tests $(BUNDLE_DIR)/source/labs/$(LAB)/
+	cp -L labs/$(LAB)/skeleton.rs $(BUNDLE_DIR)/source/labs/$(LAB)/
+	$(if $(HIDDEN),cp -r $(HIDDEN) $(BUNDLE_DIR)/source/hidden)
+	cd $(BUNDLE_DIR) && rm -f ../$(LAB).zip && zip -qr ../$(LAB).zip setup.sh run_autograder source
+	@echo "bundle: target/gradescope/$(LAB).zip"
+
+# Unpacks the bundle into a fresh directory laid out like /autograder and grades SOLUTION.
+gradescope-check: gradescope-bundle
+	@d=$$(mktemp -d) && mkdir -p $$d/submission && cp $(SOLUTION) $$d/submission/$(LAB).rs && \
+	  unzip -q target/gradescope/$(LAB).zip -d $$d && \
+	  AUTOGRADER=$$d bash $$d/run_autograder && cat $$d/results/results.json && rm -rf $$d
