@@ -151,10 +151,7 @@ impl Hart {
             if left == 0 {
                 break Step::End(pc_of(idx));
             }
-            // SAFETY: `idx` is below `SLOTS + 2`, the length of `ops`: it starts as a slot
-            // (`% SLOTS`), a jump sets it to `offset / 2` with `offset < PAGE_SIZE`, and a
-            // fall-through to `op.next`, which `code::place` sets to at most `SLOTS + 1`.
-            let op = unsafe { page.ops.get_unchecked(idx) };
+            let op = &page.ops[idx];
             left -= 1;
             {
                 // Operands are read in the arms that need them, so the dispatch itself keeps
