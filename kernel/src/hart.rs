@@ -17,6 +17,8 @@ pub enum Leave {
     Yielded,
     /// Sleeping until this time (ns).
     Sleep(u64),
+    /// Waiting for another task to wake it (`dispatch::block`).
+    Block,
     Exit,
 }
 

@@ -23,16 +23,68 @@ pub enum State {
     Running(usize),
     /// Asleep until this time (ns); `hart` is where it fell asleep (whose timer wakes it).
     Sleeping { until: u64, hart: usize },
+    /// Waiting for another task (a pipe); only `Kernel::wake_waiter` makes it runnable.
+    Blocked,
     Exited,
 }
 
 /// A task as the core sees it. Policies get `&Task`: they can read the accounting below but
 /// only the core (`dispatch`) writes it, so a policy cannot fake the figures it is judged by.
+/// The scheduling class a task belongs to: deadline tasks run before real-time ones, which
+/// run before fair ones (the policy `sched=` chooses).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Class {
+    Fair,
+    /// SCHED_FIFO / SCHED_RR with a static priority 1 (low) ..= 99 (high).
+    Fifo(u8),
+    Rr(u8),
+    /// SCHED_DEADLINE: runtime <= deadline <= period, in ns.
+    Deadline { runtime: u64, deadline: u64, period: u64 },
+}
+
+impl Class {
+    /// The name on `new` trace events.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Class::Fair => "fair",
+            Class::Fifo(_) => "fifo",
+            Class::Rr(_) => "rr",
+            Class::Deadline { .. } => "dl",
+        }
+    }
+
+    /// Larger runs first: deadline 2, real-time 1, fair 0.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Class::Fair => 0,
+            Class::Fifo(_) | Class::Rr(_) => 1,
+            Class::Deadline { .. } => 2,
+        }
+    }
+}
+
+/// Per-task scheduling parameters from the workload and the command line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Params {
+    pub nice: i32,
+    pub class: Class,
+    /// BVT's warp W, in ns of virtual time (0: never warps).
+    pub warp_ns: u64,
+}
+
+impl Params {
+    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0 };
+}
+
 pub struct Task {
     pub tid: Tid,
     name: [u8; NAME_CAP],
     name_len: usize,
     pub nice: i32,
+    pub class: Class,
+    pub warp_ns: u64,
+    /// A waker found this task still on its way to blocking: its block ends at once.
+    pub wake_pending: bool,
     /// Bit h set = may run on hart h.
     pub allowed: u32,
     pub state: State,
@@ -60,6 +112,9 @@ impl Task {
         name: [0; NAME_CAP],
         name_len: 0,
         nice: 0,
+        class: Class::Fair,
+        warp_ns: 0,
+        wake_pending: false,
         allowed: 0,
         state: State::Free,
         entry: never,
@@ -76,8 +131,9 @@ impl Task {
     };
 
     /// A runnable task, created at `now`.
-    pub fn new(tid: Tid, nice: i32, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
-        Task { tid, nice, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
+    pub fn new(tid: Tid, params: Params, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
+        let Params { nice, class, warp_ns } = params;
+        Task { tid, nice, class, warp_ns, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 
     pub fn name(&self) -> &str {

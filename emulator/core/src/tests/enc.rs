@@ -68,6 +68,9 @@ pub const A6: u32 = 16;
 pub const A7: u32 = 17;
 pub const S0: u32 = 8;
 pub const S1: u32 = 9;
+pub const S2: u32 = 18;
+pub const S3: u32 = 19;
+pub const S4: u32 = 20;
 
 /// Emits instructions; positions are byte offsets from the program's start.
 #[derive(Default)]

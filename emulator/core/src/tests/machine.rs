@@ -85,6 +85,43 @@ fn instructions_straddling_a_page_run() {
     assert_eq!(m.reg(0, 18), 42);
 }
 
+/// Control flow at page edges, where the block loop uses its page-relative targets and
+/// sentinel slots: a straddling branch taken backwards, a fall-through from the last slot, a
+/// `jalr` whose link register is its base, and a branch to the next page. minstret checks
+/// that every instruction retired exactly once.
+#[test]
+fn control_flow_at_page_edges() {
+    let mut a = Asm::default();
+    a.li(S0, 3).li(S1, 0);
+    let pad = |a: &mut Asm, to: i32| {
+        let n = (to - a.here()) / 2;
+        (0..n).for_each(|_| {
+            a.emit16(0x0001); // c.nop
+        });
+        n as u64
+    };
+    let mut retired = 2 + pad(&mut a, 0xff6);
+    a.emit(addi(S0, S0, -1)).emit(addi(S1, S1, 1)); // 0xff6..0xffe
+    a.emit(bne(S0, 0, 0xff6 - 0xffe)); // straddles 0xffe..0x1002
+    retired += 3 * 3;
+    retired += pad(&mut a, 0x2000); // the last c.nop is at 0x1ffe
+    a.la(T0, 0x2010).emit(jalr(T0, T0, 0)); // 0x2000..0x200c
+    a.emit(addi(S1, S1, 100)); // skipped
+    a.emit(add(S2, T0, 0)); // 0x2010
+    let far = a.hole(); // 0x2014
+    a.emit(addi(S1, S1, 1000)); // skipped
+    a.at(0x3004).emit(addi(S3, 0, 7));
+    a.patch(far, beq(0, 0, 0x3004 - far));
+    a.emit(csrrs(S4, 0xb02, 0));
+    retired += 3 + 1 + 1 + 1;
+    a.exit(0);
+    let mut m = mmode(&a);
+    assert_eq!(finish(&mut m).0, 0);
+    let regs: Vec<u64> = [S0, S1, S2, S3].into_iter().map(|r| m.reg(0, r as usize)).collect();
+    assert_eq!(regs, [0, 3, RAM + 0x200c, 7]);
+    assert_eq!(m.reg(0, S4 as usize), retired + 1, "minstret counts the csrr itself");
+}
+
 #[test]
 fn idle_harts_skip_to_the_timer_and_a_dead_machine_faults() {
     let mut a = Asm::default();
