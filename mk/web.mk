@@ -41,7 +41,11 @@ web-build: setup-web kernel build
 test-web: web-build
 	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node --test --test-concurrency=1 tests/
 
+# The bench guest is built by the CLI's build.rs next to the kernel.
+BENCH_ELF := target/riscv/$(RISCV_TARGET)/release/runqueue-bench
+
 bench-web: web-build
+	cp $(BENCH_ELF) $(WEB_SITE)/bench.elf
 	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node bench.mjs
 
 # Serves the built site; `mdbook serve` would wipe the runqueue/ folder on every rebuild.

@@ -27,6 +27,9 @@ function nativeSeconds() {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
+if (!existsSync(join(SITE, "experiments.html"))) {
+  throw new Error("experiments.html is not in the built book: list experiments.md in book/src/SUMMARY.md");
+}
 const site = await start();
 try {
   const page = await site.context.newPage();

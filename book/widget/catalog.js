@@ -9,7 +9,7 @@ const FIXED = ["sched", "workload", "smp"];
 const MAX_HARTS = 8;
 
 /** A tunable as the widget uses it; `values` set means "pick one of these". */
-function tunable(raw, owner) {
+function tunable(raw) {
   if (!raw || typeof raw.name !== "string") throw new Error("catalog: a tunable has no name");
   const listed = Array.isArray(raw.values) ? raw.values.map(String) : [];
   // A choice is picked from a list; `features` lists names to combine, so it stays text.
@@ -24,7 +24,6 @@ function tunable(raw, owner) {
     help: raw.help ?? "",
     values,
     features: raw.type === "features" ? listed : null,
-    owner,
   };
 }
 
@@ -32,7 +31,7 @@ function entries(list, what) {
   if (!Array.isArray(list) || list.length === 0) throw new Error(`catalog: no ${what} listed`);
   return list.map((e) => {
     if (typeof e?.name !== "string") throw new Error(`catalog: a ${what} entry has no name`);
-    return { name: e.name, help: e.help ?? "", tunables: (e.tunables ?? []).map((t) => tunable(t, e.name)) };
+    return { name: e.name, help: e.help ?? "", tunables: (e.tunables ?? []).map(tunable) };
   });
 }
 
@@ -53,8 +52,8 @@ export function normalizeCatalog(raw) {
     }
     const prefix = t?.name?.split(".")[0];
     const owner = [...scheds, ...workloads].find((e) => e.name === prefix && t.name.includes("."));
-    if (owner) owner.tunables.push(tunable(t, owner.name));
-    else common.push(tunable(t, null));
+    if (owner) owner.tunables.push(tunable(t));
+    else common.push(tunable(t));
   }
   const byName = new Map();
   for (const t of [...common, ...scheds.flatMap((s) => s.tunables), ...workloads.flatMap((w) => w.tunables)]) {

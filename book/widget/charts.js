@@ -37,6 +37,7 @@ export class RunCharts {
     const grid = document.createElement("div");
     grid.className = "rq-charts";
     parent.append(grid);
+    this.grid = grid;
 
     this.completion = new Chart(canvasIn(grid, "Bar chart: completion time of each task").canvas, {
       type: "bar",
@@ -132,5 +133,7 @@ export class RunCharts {
   destroy() {
     cancelAnimationFrame(this.frame);
     for (const chart of [this.completion, this.progress, this.timeline, this.latency]) chart.destroy();
+    this.grid.remove();
+    this.table.remove();
   }
 }

@@ -6,7 +6,6 @@ import { RunModel } from "./model.js";
 import { RunCharts } from "./charts.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-const decoder = () => new TextDecoder("utf-8");
 // The terminal gets as many columns as fit its box; a monospace glyph is about 0.6 em wide.
 const FONT_PX = 13;
 const CHAR_WIDTH = 0.62;
@@ -31,7 +30,6 @@ export class RunPane {
     requestAnimationFrame(this.fit);
     addEventListener("resize", this.fit);
     this.terminal.onData((text) => this.worker?.postMessage({ type: "input", bytes: new TextEncoder().encode(text) }));
-    this.chartsParent = this.root;
     this.clear();
   }
 
@@ -46,13 +44,11 @@ export class RunPane {
     this.timeNs = 0;
     this.consoleText = "";
     this.firstOutputMs = null;
-    this.decode = decoder();
+    this.decode = new TextDecoder();
     this.terminal.reset();
     this.charts?.destroy();
-    this.charts?.table.remove();
-    this.root.querySelector(".rq-charts")?.remove();
     this.model = new RunModel();
-    this.charts = new RunCharts(this.chartsParent, this.model);
+    this.charts = new RunCharts(this.root, this.model);
   }
 
   /** Starts a fresh machine; it stays paused until `run` or `step`. */

@@ -11,8 +11,9 @@ use crate::arch::{self, swtch};
 use crate::hart::{self, Leave, MAX_HARTS};
 use crate::line::Line;
 use crate::lock::SpinLock;
-use crate::sched::{Enqueue, Policy, fifo::Fifo};
-use crate::task::{self, Args, Entry, MAX_TASKS, State, Task, Tid};
+use crate::pipe::Pipes;
+use crate::sched::{Enqueue, Scheduler, class::Classes};
+use crate::task::{self, Args, Entry, MAX_TASKS, Params, State, Task, Tid};
 use crate::{power, report, sbi, trace};
 use core::sync::atomic::{AtomicU64, Ordering};
 
@@ -31,7 +32,9 @@ pub struct Kernel {
     /// Tids 1..=count are in use.
     pub count: usize,
     live: usize,
-    policy: Policy,
+    policy: Classes,
+    /// The pipes tasks block on (`pipe.rs`).
+    pub pipes: Pipes,
     /// The task on each hart (0: idle).
     current: [Tid; MAX_HARTS],
     harts: usize,
@@ -47,7 +50,8 @@ pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     tasks: [Task::FREE; MAX_TASKS],
     count: 0,
     live: 0,
-    policy: Policy::Fifo(Fifo::new()),
+    policy: Classes::EMPTY,
+    pipes: Pipes::new(),
     current: [0; MAX_HARTS],
     harts: 1,
     tick_ns: 1_000_000,
@@ -74,30 +78,36 @@ impl Kernel {
     }
 
     /// Installs the policy and the run's parameters; called once, before any task exists.
-    pub fn configure(&mut self, policy: Policy, run: RunInfo, tick_ns: u64) {
+    pub fn configure(&mut self, policy: Classes, run: RunInfo, tick_ns: u64) {
         self.policy = policy;
         self.harts = run.smp;
         self.run = run;
         self.tick_ns = tick_ns;
     }
 
-    /// Creates a runnable task; `Err` when the table is full.
-    pub fn spawn(&mut self, name: &str, index: Option<usize>, nice: i32, entry: Entry, args: Args) -> Result<Tid, usize> {
+    /// Creates a runnable task; `Err` says why it cannot exist.
+    pub fn spawn(&mut self, name: &str, index: Option<usize>, params: Params, entry: Entry, args: Args) -> Result<Tid, &'static str> {
         let tid = self.count + 1;
         if tid >= MAX_TASKS {
-            return Err(MAX_TASKS - 1);
+            return Err("too many tasks for the task table (at most 63)");
         }
+        let every = (1u32 << self.harts) - 1;
+        let allowed = if params.harts == 0 { every } else { params.harts & every };
+        if allowed == 0 {
+            return Err("a task may run on no hart this run has (check smp=)");
+        }
+        self.policy.admit(&params.class)?;
         self.count = tid;
         self.live += 1;
         let now = self.clock();
         let t = &mut self.tasks[tid];
-        *t = Task::new(tid, nice, (1 << self.harts) - 1, entry, args, now);
+        *t = Task::new(tid, params, allowed, entry, args, now);
         t.set_name(name, index);
         task::prepare(tid, trampoline);
-        self.policy.get().enqueue(&self.tasks[tid], Enqueue::New, now);
-        let (policy, t) = (self.policy.view(), &self.tasks[tid]);
+        self.policy.enqueue(&self.tasks[tid], Enqueue::New, now);
+        let (policy, t) = (&self.policy, &self.tasks[tid]);
         trace::event(now, "new", tid, |l| {
-            l.push(" name=").push(t.name()).push(" class=").push(policy.class());
+            l.push(" name=").push(t.name()).push(" class=").push(t.class.name());
             if t.nice != 0 {
                 l.field_int("nice", t.nice as i64);
             }
@@ -109,7 +119,7 @@ impl Kernel {
 
     fn milestone_hash(&self, tid: Tid) -> u64 {
         let mut line = Line::new();
-        self.policy.view().milestone(tid, &mut line);
+        self.policy.milestone(tid, &mut line);
         fnv(line.as_bytes())
     }
 
@@ -118,7 +128,7 @@ impl Kernel {
         let hash = self.milestone_hash(tid);
         if hash != self.milestone[tid] {
             self.milestone[tid] = hash;
-            let policy = self.policy.view();
+            let policy = &self.policy;
             trace::event(now, "state", tid, |l| policy.milestone(tid, l));
         }
     }
@@ -130,14 +140,14 @@ impl Kernel {
         t.charged_at = now;
         t.cpu_ns += ran;
         t.stint_ns += ran;
-        self.policy.get().charge(&self.tasks[tid], ran, now);
+        self.policy.charge(&self.tasks[tid], ran, now);
     }
 
     /// Asks the policy for `hart`'s next task and switches the books to it.
     fn pick(&mut self, hart: usize, now: u64) -> Option<Tid> {
         let Kernel { tasks, policy, .. } = self;
         let allowed = |t: Tid| t < MAX_TASKS && tasks[t].allowed & (1 << hart) != 0;
-        let tid = policy.get().pick_next(hart, now, &allowed)?;
+        let tid = policy.pick_next(hart, now, &allowed)?;
         if tid == 0 || tid > self.count || self.tasks[tid].state != State::Runnable {
             crate::println!("kernel bug: scheduler '{}' picked task {tid}, which is not runnable", self.run.sched);
             power::exit(3);
@@ -151,7 +161,7 @@ impl Kernel {
         t.charged_at = now;
         t.stint_ns = 0;
         hart::get(hart).need_resched.store(false, Ordering::Relaxed);
-        let policy = self.policy.view();
+        let policy = &self.policy;
         trace::event(now, "in", tid, |l| policy.describe(tid, l));
         Some(tid)
     }
@@ -166,6 +176,7 @@ impl Kernel {
             Leave::Preempted => "preempt",
             Leave::Yielded => "yield",
             Leave::Sleep(_) => "sleep",
+            Leave::Block => "block",
             Leave::Exit => "exit",
         };
         trace::event(now, "out", tid, |l| {
@@ -177,12 +188,22 @@ impl Kernel {
                 t.state = State::Runnable;
                 t.runnable_since = now;
                 let reason = if why == Leave::Preempted { Enqueue::Preempted } else { Enqueue::Yielded };
-                self.policy.get().enqueue(&self.tasks[tid], reason, now);
+                self.policy.enqueue(&self.tasks[tid], reason, now);
             }
             Leave::Sleep(until) => {
                 t.state = State::Sleeping { until, hart };
-                self.policy.get().block(&self.tasks[tid], now);
+                self.policy.block(&self.tasks[tid], now);
                 self.program_timer(hart);
+            }
+            Leave::Block => {
+                t.state = State::Blocked;
+                let woken_meanwhile = core::mem::take(&mut t.wake_pending);
+                self.policy.block(&self.tasks[tid], now);
+                self.note_milestone(tid, now);
+                if woken_meanwhile {
+                    self.wake(tid, now, hart);
+                }
+                return;
             }
             Leave::Exit => {
                 t.state = State::Exited;
@@ -191,7 +212,7 @@ impl Kernel {
                 trace::event(now, "exit", tid, |l| {
                     l.field("cpu", cpu).field("wait", wait);
                 });
-                self.policy.get().exit(&self.tasks[tid]);
+                self.policy.exit(&self.tasks[tid]);
                 self.live -= 1;
                 if self.live == 0 {
                     report::print(self, now);
@@ -208,8 +229,8 @@ impl Kernel {
         let t = &mut self.tasks[tid];
         t.state = State::Runnable;
         t.runnable_since = now;
-        self.policy.get().enqueue(&self.tasks[tid], Enqueue::Wakeup, now);
-        let policy = self.policy.view();
+        self.policy.enqueue(&self.tasks[tid], Enqueue::Wakeup, now);
+        let policy = &self.policy;
         trace::event(now, "wake", tid, |l| policy.describe(tid, l));
         self.note_milestone(tid, now);
 
@@ -225,10 +246,21 @@ impl Kernel {
         for h in order {
             let running = self.current[h];
             self.charge(running, now);
-            if self.policy.view().wakeup_preempts(&self.tasks[running], &self.tasks[tid]) {
+            if self.policy.wakeup_preempts(&self.tasks[running], &self.tasks[tid]) {
                 hart::kick(h);
                 return;
             }
+        }
+    }
+
+    /// Ends `tid`'s wait (a pipe it waits on changed). A task that registered as a waiter but
+    /// has not finished blocking yet (another hart's waker got the lock in between) blocks
+    /// and is woken at once when its hart books the block.
+    pub fn wake_waiter(&mut self, tid: Tid) {
+        let now = self.clock();
+        match self.tasks[tid].state {
+            State::Blocked => self.wake(tid, now, arch::hart_index()),
+            _ => self.tasks[tid].wake_pending = true,
         }
     }
 
@@ -262,7 +294,7 @@ impl Kernel {
             return false;
         }
         self.charge(tid, now);
-        let preempt = self.policy.get().tick(&self.tasks[tid], now);
+        let preempt = self.policy.tick(&self.tasks[tid], now);
         self.note_milestone(tid, now);
         preempt
     }
@@ -389,6 +421,16 @@ pub fn now_ns() -> u64 {
 
 pub fn yield_now() {
     leave(Leave::Yielded);
+}
+
+/// Blocks the running task until `Kernel::wake_waiter` wakes it. The caller registered the
+/// task as a waiter under `k` and gives up the lock here; interrupts stay masked from that
+/// check to the switch, so no tick can preempt the task half-way into blocking.
+pub fn block(k: crate::lock::Guard<'_, Kernel>) {
+    hart::push_off();
+    drop(k);
+    leave(Leave::Block);
+    hart::pop_off();
 }
 
 /// Sleeps at least `ns` (woken by the timer of the hart it fell asleep on).

@@ -38,8 +38,6 @@ pub enum Class {
     /// SCHED_FIFO / SCHED_RR with a static priority 1 (low) ..= 99 (high).
     Fifo(u8),
     Rr(u8),
-    /// SCHED_DEADLINE: runtime <= deadline <= period, in ns.
-    Deadline { runtime: u64, deadline: u64, period: u64 },
 }
 
 impl Class {
@@ -49,16 +47,14 @@ impl Class {
             Class::Fair => "fair",
             Class::Fifo(_) => "fifo",
             Class::Rr(_) => "rr",
-            Class::Deadline { .. } => "dl",
         }
     }
 
-    /// Larger runs first: deadline 2, real-time 1, fair 0.
+    /// Larger runs first: real-time 1, fair 0.
     pub fn rank(&self) -> u8 {
         match self {
             Class::Fair => 0,
             Class::Fifo(_) | Class::Rr(_) => 1,
-            Class::Deadline { .. } => 2,
         }
     }
 }
@@ -70,10 +66,12 @@ pub struct Params {
     pub class: Class,
     /// BVT's warp W, in ns of virtual time (0: never warps).
     pub warp_ns: u64,
+    /// Harts it may run on (bit h = hart h); 0: all of them.
+    pub harts: u32,
 }
 
 impl Params {
-    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0 };
+    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, harts: 0 };
 }
 
 pub struct Task {
@@ -132,7 +130,7 @@ impl Task {
 
     /// A runnable task, created at `now`.
     pub fn new(tid: Tid, params: Params, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
-        let Params { nice, class, warp_ns } = params;
+        let Params { nice, class, warp_ns, .. } = params;
         Task { tid, nice, class, warp_ns, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 

@@ -35,8 +35,4 @@ impl Scheduler for Fifo {
     fn tick(&mut self, _current: &Task, _now: u64) -> bool {
         false
     }
-
-    fn class(&self) -> &'static str {
-        "fifo"
-    }
 }

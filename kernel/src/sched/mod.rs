@@ -7,12 +7,15 @@
 //! The core (`dispatch`) owns the task table, the accounting and the trace; a policy owns
 //! only its queue and its per-task state, and shows that state through `describe`.
 
+pub mod bvt;
 pub mod cfs;
+pub mod class;
 pub mod fifo;
 pub mod lab;
 pub mod mlfq;
 pub mod queue;
 pub mod rr;
+pub mod rt;
 pub mod sjf;
 
 use crate::args::{ArgError, Settings, Tunable};
@@ -52,10 +55,6 @@ pub trait Scheduler {
     fn describe(&self, _tid: Tid, _out: &mut Line) {}
     /// The discrete state a `state` event reports when it changes (e.g. ` lvl=2`).
     fn milestone(&self, _tid: Tid, _out: &mut Line) {}
-    /// The task class on `new` events (`docs/trace.md`).
-    fn class(&self) -> &'static str {
-        "fair"
-    }
 }
 
 /// A policy the command line can choose: its name, one-line help, tunables and constructor.

@@ -23,6 +23,20 @@ impl TidQueue {
         }
     }
 
+    /// Puts `tid` first (a preempted SCHED_FIFO task keeps its place at the head).
+    pub fn push_front(&mut self, tid: Tid) {
+        if self.len < MAX_TASKS {
+            self.items.copy_within(0..self.len, 1);
+            self.items[0] = tid as u8;
+            self.len += 1;
+        }
+    }
+
+    /// Whether some queued task satisfies `ok`.
+    pub fn any(&self, ok: &dyn Fn(Tid) -> bool) -> bool {
+        self.items[..self.len].iter().any(|&t| ok(t as Tid))
+    }
+
     /// Removes and returns the first task that `ok` accepts.
     pub fn take_first(&mut self, ok: &dyn Fn(Tid) -> bool) -> Option<Tid> {
         let i = self.items[..self.len].iter().position(|&t| ok(t as Tid))?;

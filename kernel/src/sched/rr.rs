@@ -40,8 +40,4 @@ impl Scheduler for RoundRobin {
     fn tick(&mut self, current: &Task, _now: u64) -> bool {
         current.stint_ns >= self.slice_ns && !self.queue.is_empty()
     }
-
-    fn class(&self) -> &'static str {
-        "rr"
-    }
 }

@@ -1,0 +1,97 @@
+//! Pipes: bounded byte channels with blocking reads and writes, the kernel's one wait queue
+//! besides sleeping. A pipe counts bytes rather than storing them: the workloads that use
+//! it (hackbench) never look at the data, only at how the waiting and waking interleave.
+//! Semantics follow Linux pipes: a read takes what is there (at least one byte, waiting while
+//! the pipe is empty); a write of at most `PIPE_BUF` bytes goes in whole, waiting for room.
+
+use crate::dispatch::{self, KERNEL};
+use crate::hart;
+use crate::task::Tid;
+
+pub const MAX_PIPES: usize = 32;
+/// Linux's default pipe capacity (16 pages).
+const CAPACITY: u32 = 65536;
+/// Linux's `PIPE_BUF`: writes up to this size are atomic.
+pub const PIPE_BUF: u32 = 4096;
+
+#[derive(Clone, Copy)]
+struct Pipe {
+    used: u32,
+    /// Tasks waiting to read or to write (bit t = task t).
+    readers: u64,
+    writers: u64,
+}
+
+pub struct Pipes {
+    pipes: [Pipe; MAX_PIPES],
+    count: usize,
+}
+
+impl Pipes {
+    pub const fn new() -> Pipes {
+        Pipes { pipes: [Pipe { used: 0, readers: 0, writers: 0 }; MAX_PIPES], count: 0 }
+    }
+
+    /// A new empty pipe's number; `None` when all are in use.
+    pub fn create(&mut self) -> Option<usize> {
+        (self.count < MAX_PIPES).then(|| {
+            self.count += 1;
+            self.count - 1
+        })
+    }
+}
+
+/// Wakes every task in `mask` (they retry their read or write).
+fn wake_all(k: &mut dispatch::Kernel, mask: u64) {
+    for tid in (0..64).filter(|t| mask & (1 << t) != 0) {
+        k.wake_waiter(tid as Tid);
+    }
+}
+
+/// Writes `len` (1..=PIPE_BUF) bytes to pipe `p`, waiting for room.
+pub fn write(p: usize, len: u32) {
+    let len = len.clamp(1, PIPE_BUF);
+    let me = hart::this().running.get();
+    loop {
+        let mut k = KERNEL.lock();
+        let pipe = &mut k.pipes.pipes[p];
+        if CAPACITY - pipe.used >= len {
+            pipe.used += len;
+            let readers = core::mem::take(&mut pipe.readers);
+            wake_all(&mut k, readers);
+            drop(k);
+            dispatch::preempt_point();
+            return;
+        }
+        pipe.writers |= 1 << me;
+        dispatch::block(k);
+    }
+}
+
+/// Reads up to `len` bytes from pipe `p`, waiting while it is empty; returns how many.
+pub fn read(p: usize, len: u32) -> u32 {
+    let me = hart::this().running.get();
+    loop {
+        let mut k = KERNEL.lock();
+        let pipe = &mut k.pipes.pipes[p];
+        if pipe.used > 0 {
+            let got = pipe.used.min(len);
+            pipe.used -= got;
+            let writers = core::mem::take(&mut pipe.writers);
+            wake_all(&mut k, writers);
+            drop(k);
+            dispatch::preempt_point();
+            return got;
+        }
+        pipe.readers |= 1 << me;
+        dispatch::block(k);
+    }
+}
+
+/// Reads exactly `len` bytes (hackbench's receive loop).
+pub fn read_exact(p: usize, len: u32) {
+    let mut done = 0;
+    while done < len {
+        done += read(p, len - done);
+    }
+}
