@@ -49,7 +49,7 @@ kernel: setup-rust
 	cd kernel && $(CARGO) build --release --target-dir $(ROOT)/target/riscv
 
 ## Test: everything, as CI runs it.
-test: setup test-rust test-qemu
+test: setup test-rust test-qemu test-web
 	@echo "make test: all suites passed"
 
 test-rust: build
@@ -64,9 +64,8 @@ qemu: kernel setup-apt
 	timeout 120 qemu-system-riscv64 -machine virt -bios default -nographic -smp $(SMP) \
 	  -kernel $(KERNEL_ELF) -append "$(APPEND) smp=$(SMP)"
 
-## The book (for now the README and the docs), served at http://127.0.0.1:3000
-serve: setup-mdbook build
-	mdbook serve --hostname 127.0.0.1 --port 3000
+## The book with its live experiments, served at http://127.0.0.1:3000 (mk/web.mk)
+serve: serve-web
 
 bench: build
 	$(RUNQUEUE) bench

@@ -153,7 +153,7 @@ test("Pause stops progress and Resume continues it", async () => {
   assert.equal(await progress(), paused, "no progress while paused");
   await w.getByRole("button", { name: "Resume", exact: true }).click();
   await page.waitForFunction((n) => runqueue.experiments[1].panes[0].instret > n, paused, { timeout: 10_000 });
-  await w.getByRole("button", { name: "Step 1 ms" }).isDisabled();
+  assert.ok(await w.getByRole("button", { name: "Step 1 ms" }).isDisabled(), "Step waits while running");
   await w.screenshot({ path: join(SHOTS, "resumed.png") });
   assert.deepEqual(errors, []);
   await page.close();

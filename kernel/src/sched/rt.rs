@@ -1,0 +1,163 @@
+//! The real-time class, above the fair one (man sched(7)): SCHED_FIFO and SCHED_RR with
+//! static priorities 1..=99, one queue per priority, the head of the highest non-empty
+//! queue runs. A preempted FIFO task stays at the head of its queue; an RR task runs for a
+//! quantum, then goes to the tail if another task of its priority waits, and a preempted RR
+//! task keeps the unexpired part of its quantum. RT throttling
+//! (`Documentation/scheduler/sched-rt-group.rst`): in each period of `rt.period_us` the
+//! class may use `rt.runtime_us` of each hart; past that the hart runs fair tasks (or idles)
+//! until the next period. `rt.runtime_us=-1` turns throttling off.
+
+use super::queue::TidQueue;
+use super::{Enqueue, Scheduler};
+use crate::args::{Kind, Settings, Tunable};
+use crate::hart::MAX_HARTS;
+use crate::line::Line;
+use crate::task::{Class, MAX_TASKS, State, Task, Tid};
+
+const PRIORITIES: usize = 100;
+
+pub const RUNTIME: Tunable = Tunable { name: "rt.runtime_us", kind: Kind::Int { min: -1, max: 100_000_000 }, default: "950000", unit: "us", help: "sched_rt_runtime_us: CPU time real-time tasks may use per period on each hart; -1 = no throttling" };
+pub const PERIOD: Tunable = Tunable { name: "rt.period_us", kind: Kind::Int { min: 1000, max: 100_000_000 }, default: "1000000", unit: "us", help: "sched_rt_period_us: the throttling period" };
+pub const RR_SLICE: Tunable = Tunable { name: "rt.rr_slice_ms", kind: Kind::Int { min: 1, max: 10_000 }, default: "100", unit: "ms", help: "sched_rr_timeslice_ms: the SCHED_RR quantum" };
+
+pub struct Rt {
+    queues: [TidQueue; PRIORITIES],
+    prio: [u8; MAX_TASKS],
+    rr: [bool; MAX_TASKS],
+    /// RR quantum left, in ns.
+    quantum_left: [u64; MAX_TASKS],
+    allowed: [u32; MAX_TASKS],
+    rr_slice: u64,
+    /// RT time allowed per period per hart; `None`: unthrottled.
+    runtime: Option<u64>,
+    period: u64,
+    /// Per hart: the period (now / period) the figure in `used` belongs to.
+    window: [u64; MAX_HARTS],
+    used: [u64; MAX_HARTS],
+}
+
+impl Rt {
+    pub const EMPTY: Rt = Rt {
+        queues: [const { TidQueue::new() }; PRIORITIES],
+        prio: [0; MAX_TASKS],
+        rr: [false; MAX_TASKS],
+        quantum_left: [0; MAX_TASKS],
+        allowed: [0; MAX_TASKS],
+        rr_slice: 100_000_000,
+        runtime: None,
+        period: 1_000_000_000,
+        window: [0; MAX_HARTS],
+        used: [0; MAX_HARTS],
+    };
+
+    pub fn new(s: &Settings) -> Rt {
+        let runtime = s.int("rt.runtime_us");
+        Rt {
+            rr_slice: super::ms(s, "rt.rr_slice_ms"),
+            runtime: (runtime >= 0).then_some(runtime as u64 * 1000),
+            period: s.int("rt.period_us") as u64 * 1000,
+            ..Rt::EMPTY
+        }
+    }
+
+    /// Starts a new throttling period on `hart` if `now` is past the recorded one.
+    pub fn roll(&mut self, hart: usize, now: u64) {
+        let window = now / self.period;
+        if self.window[hart] != window {
+            (self.window[hart], self.used[hart]) = (window, 0);
+        }
+    }
+
+    /// RT time used in the current period on `hart`.
+    fn used(&self, hart: usize, now: u64) -> u64 {
+        if self.window[hart] == now / self.period { self.used[hart] } else { 0 }
+    }
+
+    /// The class has used up its runtime on `hart` for this period.
+    pub fn throttled(&self, hart: usize, now: u64) -> bool {
+        self.runtime.is_some_and(|r| self.used(hart, now) >= r)
+    }
+
+    /// A queued task that may run on `hart` now (not throttled) with priority above `above`.
+    pub fn ready(&self, hart: usize, now: u64, above: u8) -> bool {
+        !self.throttled(hart, now)
+            && self.queues[above as usize + 1..].iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0))
+    }
+
+    pub fn priority(&self, tid: Tid) -> u8 {
+        self.prio[tid]
+    }
+}
+
+fn running_hart(task: &Task) -> usize {
+    match task.state {
+        State::Running(h) => h,
+        _ => 0,
+    }
+}
+
+impl Scheduler for Rt {
+    fn enqueue(&mut self, task: &Task, why: Enqueue, _now: u64) {
+        let tid = task.tid;
+        if why == Enqueue::New {
+            (self.prio[tid], self.rr[tid]) = match task.class {
+                Class::Fifo(p) => (p, false),
+                Class::Rr(p) => (p, true),
+                Class::Fair => (1, false),
+            };
+            self.allowed[tid] = task.allowed;
+            self.quantum_left[tid] = self.rr_slice;
+        }
+        let queue = &mut self.queues[self.prio[tid] as usize];
+        let expired = self.rr[tid] && self.quantum_left[tid] == 0;
+        if expired {
+            self.quantum_left[tid] = self.rr_slice;
+        }
+        if why == Enqueue::Preempted && !expired {
+            queue.push_front(tid);
+        } else {
+            queue.push_back(tid);
+        }
+    }
+
+    fn pick_next(&mut self, hart: usize, now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        if self.throttled(hart, now) {
+            return None;
+        }
+        self.queues.iter_mut().rev().find_map(|q| q.take_first(allowed))
+    }
+
+    fn charge(&mut self, task: &Task, ran_ns: u64, now: u64) {
+        let hart = running_hart(task);
+        self.roll(hart, now);
+        self.used[hart] += ran_ns;
+        let left = &mut self.quantum_left[task.tid];
+        *left = left.saturating_sub(ran_ns);
+    }
+
+    /// Throttling ends any RT stint; an RR task that used its quantum makes way for a peer.
+    fn tick(&mut self, current: &Task, now: u64) -> bool {
+        let (tid, hart) = (current.tid, running_hart(current));
+        if self.throttled(hart, now) {
+            return true;
+        }
+        if self.rr[tid] && self.quantum_left[tid] == 0 {
+            let peers = self.queues[self.prio[tid] as usize].any(&|t| self.allowed[t] & (1 << hart) != 0);
+            if !peers {
+                self.quantum_left[tid] = self.rr_slice;
+            }
+            return peers;
+        }
+        self.ready(hart, now, self.prio[tid])
+    }
+
+    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        // The class layer just charged the running task, which rolled its hart's window.
+        let hart = running_hart(current);
+        self.prio[woken.tid] > self.prio[current.tid] && self.runtime.is_none_or(|r| self.used[hart] < r)
+    }
+
+    fn describe(&self, tid: Tid, out: &mut Line) {
+        out.field("prio", self.prio[tid] as u64);
+    }
+}
