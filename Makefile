@@ -3,7 +3,9 @@
 
 SHELL := /bin/bash
 ROOT := $(CURDIR)
-TOOLS := $(ROOT)/.tools
+# Pinned tools built from crates.io (mdbook, wasm-bindgen) live outside the checkout, so every
+# clone on a machine shares one build of them; `make setup` rebuilds them when missing.
+TOOLS ?= $(HOME)/.cache/runqueue/tools
 CARGO ?= cargo
 RISCV_TARGET := riscv64imac-unknown-none-elf
 RUST_TARGETS := $(RISCV_TARGET) wasm32-unknown-unknown

@@ -37,6 +37,8 @@ pub struct IntList {
 }
 
 impl IntList {
+    pub const EMPTY: IntList = IntList { items: [0; MAX_LIST], len: 0 };
+
     pub fn as_slice(&self) -> &[i64] {
         &self.items[..self.len]
     }
@@ -66,7 +68,14 @@ pub const GLOBAL: &[Tunable] = &[
     Tunable { name: "seed", kind: Kind::Int { min: 0, max: u32::MAX as i64 }, default: "0", unit: "", help: "seed for anything random in a workload (reported in RESULT)" },
     Tunable { name: "trace", kind: Kind::Choice(&["on", "off"]), default: "on", unit: "", help: "emit trace events (trace device, or @-lines on the UART)" },
     Tunable { name: "tick_us", kind: Kind::Int { min: 100, max: 100_000 }, default: "1000", unit: "us", help: "period of each hart's scheduler tick" },
+    crate::sched::rt::RUNTIME,
+    crate::sched::rt::PERIOD,
+    crate::sched::rt::RR_SLICE,
     crate::workload::NICE,
+    crate::workload::RTPRIO,
+    crate::workload::RTPOLICY,
+    crate::workload::WARP,
+    crate::workload::HARTS,
 ];
 
 pub const DEFAULT_SCHED: &str = "cfs";
@@ -249,6 +258,11 @@ impl Settings {
         self.tunable(name).map(default_value).unwrap_or(Value::Int(0))
     }
 
+    /// Whether the command line set `name` (rather than leaving its default).
+    pub fn given(&self, name: &str) -> bool {
+        self.given.iter().flatten().any(|(t, _)| t.name == name)
+    }
+
     pub fn int(&self, name: &str) -> i64 {
         match self.value(name) {
             Value::Int(v) => v,
@@ -267,7 +281,7 @@ impl Settings {
     pub fn list(&self, name: &str) -> IntList {
         match self.value(name) {
             Value::List(l) => l,
-            _ => IntList { items: [0; MAX_LIST], len: 0 },
+            _ => IntList::EMPTY,
         }
     }
 

@@ -17,6 +17,7 @@ mod hart;
 mod json;
 mod line;
 mod lock;
+mod pipe;
 mod power;
 mod report;
 mod sbi;
@@ -77,7 +78,7 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
             smp,
             seed: settings.int("seed") as u64,
         };
-        k.configure(policy, run, tick_us * 1000);
+        k.configure(sched::class::Classes::new(policy, &settings), run, tick_us * 1000);
         let mut spawner = workload::Spawner::new(&mut k, &settings);
         if let Err(e) = (settings.workload.spawn)(&settings, &mut spawner) {
             drop(k);

@@ -71,6 +71,7 @@ pub enum Policy {
     Fifo(fifo::Fifo),
     Rr(rr::RoundRobin),
     Cfs(cfs::Cfs),
+    Bvt(bvt::Bvt),
     Sjf(sjf::Sjf),
     Mlfq(mlfq::Mlfq),
     Lab(lab::Lab),
@@ -82,6 +83,7 @@ impl Policy {
             Policy::Fifo(p) => p,
             Policy::Rr(p) => p,
             Policy::Cfs(p) => p,
+            Policy::Bvt(p) => p,
             Policy::Sjf(p) => p,
             Policy::Mlfq(p) => p,
             Policy::Lab(p) => p.get(),
@@ -93,6 +95,7 @@ impl Policy {
             Policy::Fifo(p) => p,
             Policy::Rr(p) => p,
             Policy::Cfs(p) => p,
+            Policy::Bvt(p) => p,
             Policy::Sjf(p) => p,
             Policy::Mlfq(p) => p,
             Policy::Lab(p) => p.view(),
@@ -100,7 +103,7 @@ impl Policy {
     }
 }
 
-pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, sjf::SPEC, mlfq::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC];
+pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, bvt::SPEC, sjf::SPEC, mlfq::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC];
 
 /// Milliseconds from a tunable, in ns.
 pub fn ms(settings: &Settings, name: &str) -> u64 {

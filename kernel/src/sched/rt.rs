@@ -83,10 +83,6 @@ impl Rt {
         !self.throttled(hart, now)
             && self.queues[above as usize + 1..].iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0))
     }
-
-    pub fn priority(&self, tid: Tid) -> u8 {
-        self.prio[tid]
-    }
 }
 
 fn running_hart(task: &Task) -> usize {

@@ -4,6 +4,7 @@
 //! tunables) at 0.5-3 s of emulated time (the emulator runs 100 M instructions a second).
 
 mod fairness;
+mod hackbench;
 mod occupy;
 mod realtime;
 mod sleepers;
@@ -12,7 +13,7 @@ mod yield_speed;
 
 use crate::args::{ArgError, IntList, Kind, Settings, Tunable};
 use crate::dispatch::Kernel;
-use crate::task::{Args, Entry};
+use crate::task::{Args, Class, Entry, Params, Tid};
 
 pub struct WorkloadSpec {
     pub name: &'static str,
@@ -29,41 +30,62 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     occupy::SPEC,
     spin::SPEC,
     sleepers::SPEC,
+    hackbench::SPEC,
 ];
 
-/// Creates a workload's tasks, giving the n-th one the n-th value of `nice=`.
+/// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
+/// the command line (`nice=`, `rtprio=`, `warp_us=`, `harts=`) over the parameters the
+/// workload chose for it.
 pub struct Spawner<'a> {
     kernel: &'a mut Kernel,
-    nice: IntList,
+    lists: [IntList; 4],
+    rr: bool,
     spawned: usize,
 }
 
 impl<'a> Spawner<'a> {
     pub fn new(kernel: &'a mut Kernel, settings: &Settings) -> Spawner<'a> {
-        Spawner { kernel, nice: settings.list("nice"), spawned: 0 }
+        let given = |name| if settings.given(name) { settings.list(name) } else { IntList::EMPTY };
+        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("harts")];
+        Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, spawned: 0 }
     }
 
-    /// Creates a task running `entry` with `args` (zero-filled to the full argument array).
+    /// Creates a fair task running `entry` with `args` (zero-filled to the full array).
     pub fn spawn(&mut self, name: &str, index: Option<usize>, entry: Entry, args: &[u64]) -> Result<(), ArgError> {
+        self.spawn_with(Params::FAIR, name, index, entry, args).map(|_| ())
+    }
+
+    /// Creates a task with the workload's `params`, overridden by the command line's lists.
+    pub fn spawn_with(&mut self, mut params: Params, name: &str, index: Option<usize>, entry: Entry, args: &[u64]) -> Result<Tid, ArgError> {
         let mut full: Args = [0; 6];
         full[..args.len()].copy_from_slice(args);
-        let nice = self.nice.as_slice().get(self.spawned).copied().unwrap_or(0) as i32;
+        let n = self.spawned;
         self.spawned += 1;
-        self.kernel
-            .spawn(name, index, nice, entry, full)
-            .map(|_| ())
-            .map_err(|_| ArgError::Invalid("workload", "too many tasks for the task table (at most 63)"))
+        let [nice, rtprio, warp, harts] = self.lists.map(|l| l.as_slice().get(n).copied());
+        params.nice = nice.map_or(params.nice, |v| v as i32);
+        params.class = match rtprio {
+            Some(0) => Class::Fair,
+            Some(p) if self.rr => Class::Rr(p as u8),
+            Some(p) => Class::Fifo(p as u8),
+            None => params.class,
+        };
+        params.warp_ns = warp.map_or(params.warp_ns, |us| us as u64 * 1000);
+        params.harts = harts.map_or(params.harts, |m| m as u32);
+        self.kernel.spawn(name, index, params, entry, full).map_err(|why| ArgError::Invalid("workload", why))
+    }
+
+    /// A new pipe for the workload's tasks.
+    pub fn pipe(&mut self) -> Result<usize, ArgError> {
+        self.kernel.pipes.create().ok_or(ArgError::Invalid("workload", "too many pipes (at most 32)"))
     }
 }
 
-/// Per-task nice values, in spawn order (a global tunable: every workload takes it).
-pub const NICE: Tunable = Tunable {
-    name: "nice",
-    kind: Kind::List { min: -20, max: 19 },
-    default: "0",
-    unit: "",
-    help: "nice of each task in creation order (e.g. 0,-5,5); tasks past the list get 0. CFS weighs them",
-};
+/// Per-task parameters, in spawn order (globals: every workload takes them).
+pub const NICE: Tunable = Tunable { name: "nice", kind: Kind::List { min: -20, max: 19 }, default: "0", unit: "", help: "nice of each task in creation order (e.g. 0,-5,5); tasks past the list keep the workload's. CFS, BVT and EEVDF weigh them" };
+pub const RTPRIO: Tunable = Tunable { name: "rtprio", kind: Kind::List { min: 0, max: 99 }, default: "0", unit: "", help: "real-time priority of each task in creation order: 0 = fair class, 1..99 = SCHED_FIFO (or rtpolicy) above every fair task" };
+pub const RTPOLICY: Tunable = Tunable { name: "rtpolicy", kind: Kind::Choice(&["fifo", "rr"]), default: "fifo", unit: "", help: "the real-time policy of the tasks rtprio= puts in the real-time class" };
+pub const WARP: Tunable = Tunable { name: "warp_us", kind: Kind::List { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of each task in creation order (virtual time it borrows when it wakes)" };
+pub const HARTS: Tunable = Tunable { name: "harts", kind: Kind::List { min: 0, max: 15 }, default: "0", unit: "mask", help: "harts each task may run on, as a bit mask (1 = hart 0, 2 = hart 1, ...); 0 = all" };
 
 pub const fn tasks(default: &'static str) -> Tunable {
     Tunable { name: "wl.tasks", kind: Kind::Int { min: 1, max: 32 }, default, unit: "tasks", help: "number of tasks" }

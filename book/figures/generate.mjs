@@ -1,0 +1,91 @@
+// Runs every experiment in experiments.json with the native CLI and writes the figures the
+// chapters include into book/src/generated/. The emulator is deterministic, so these are the
+// numbers the reader's browser shows for the same settings.
+//
+//   node book/figures/generate.mjs [--cli PATH]      (RUNQUEUE=PATH works too)
+
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { anchored, compareTable, runValues } from "./metrics.mjs";
+import { checkIncludes } from "./includes.mjs";
+import { parseSpec } from "./spec.mjs";
+
+const run = promisify(execFile);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, "../..");
+const OUT = path.join(ROOT, "book/src/generated");
+const CACHE = path.join(ROOT, "target/figures");
+const CHAPTERS = path.join(ROOT, "book/src/chapters");
+const JOBS = 2;
+
+function cliPath() {
+  const i = process.argv.indexOf("--cli");
+  const p = i > 0 ? process.argv[i + 1] : process.env.RUNQUEUE ?? "target/release/runqueue";
+  const abs = path.resolve(ROOT, p);
+  if (!fs.existsSync(abs)) throw new Error(`the runqueue CLI is not at ${abs}: run \`make build\` first`);
+  return abs;
+}
+
+// Same binary (it bundles the kernel) and same arguments give the same run: cache on both.
+async function runOne(cli, cliHash, exp) {
+  const key = createHash("sha256").update(`${cliHash}\n${exp.args}\n${exp.events}`).digest("hex").slice(0, 24);
+  const cached = path.join(CACHE, `${key}.json`);
+  if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, "utf8"));
+  const json = path.join(CACHE, `${key}.result.tmp`);
+  const events = path.join(CACHE, `${key}.events.tmp`);
+  const argv = ["run", "--append", exp.args, "--json", json];
+  if (exp.events) argv.push("--events", events);
+  try {
+    await run(cli, argv, { maxBuffer: 64 << 20 });
+  } catch (e) {
+    throw new Error(`experiment ${exp.id} ("${exp.args}") failed with exit code ${e.code}:\n${e.stdout}${e.stderr}`);
+  }
+  const entry = { result: JSON.parse(fs.readFileSync(json, "utf8")) };
+  if (exp.events) {
+    entry.events = fs.readFileSync(events, "utf8").split("\n").slice(0, exp.events).join("\n");
+    fs.rmSync(events);
+  }
+  fs.rmSync(json);
+  fs.writeFileSync(cached, JSON.stringify(entry));
+  return entry;
+}
+
+async function main() {
+  const spec = parseSpec(fs.readFileSync(path.join(HERE, "experiments.json"), "utf8"));
+  const cli = cliPath();
+  const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
+  fs.mkdirSync(CACHE, { recursive: true });
+
+  const entries = new Map();
+  const queue = [...spec.experiments];
+  const worker = async () => {
+    for (let exp = queue.shift(); exp; exp = queue.shift()) entries.set(exp.id, await runOne(cli, cliHash, exp));
+  };
+  await Promise.all(Array.from({ length: JOBS }, worker));
+
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  for (const exp of spec.experiments) {
+    const { result, events } = entries.get(exp.id);
+    const values = runValues(result);
+    values.args = `\`${exp.args}\``;
+    if (events !== undefined) values.events = "```text\n" + events + "\n```";
+    fs.writeFileSync(path.join(OUT, `${exp.id}.md`), anchored(values));
+  }
+  const results = new Map([...entries].map(([id, e]) => [id, e.result]));
+  const tables = Object.fromEntries(spec.tables.map((t) => [t.id, compareTable(t, results)]));
+  fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
+
+  const problems = checkIncludes(CHAPTERS, OUT);
+  if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
+  console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables in ${path.relative(ROOT, OUT)}`);
+}
+
+main().catch((e) => {
+  console.error(`figures: ${e.message}`);
+  process.exit(1);
+});

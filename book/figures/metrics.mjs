@@ -1,0 +1,125 @@
+// Turns one RESULT object (docs/trace.md) into the named values a chapter may quote, and into
+// markdown tables. Pure functions: the generator and its tests share them.
+
+const ms = (ns) => (ns / 1e6).toFixed(1);
+const pct = (x) => x.toFixed(1);
+
+// Tasks whose names differ only in a trailing number form a group: short0..3, hog0..4, task0..9.
+export function groupOf(name) {
+  return name.replace(/\d+$/, "");
+}
+
+function spreadPct(values) {
+  const max = Math.max(...values);
+  return max === 0 ? 0 : ((max - Math.min(...values)) / max) * 100;
+}
+
+// Every value is a string, ready to be included in prose. Keys are mdBook anchor names.
+export function runValues(result) {
+  const tasks = result.tasks;
+  if (!Array.isArray(tasks) || tasks.length === 0) {
+    throw new Error(`RESULT of "${result.args}" has no tasks`);
+  }
+  const totalCpu = tasks.reduce((s, t) => s + t.cpu_ns, 0);
+  const totalIter = tasks.reduce((s, t) => s + t.iterations, 0);
+  const v = {
+    time_ms: ms(result.time_ns),
+    iters: tasks.map((t) => t.iterations).join(" / "),
+    finishes_ms: tasks.map((t) => ms(t.finish_ns)).join(" / "),
+    switches_total: String(tasks.reduce((s, t) => s + t.switches, 0)),
+    cpu_min_ms: ms(Math.min(...tasks.map((t) => t.cpu_ns))),
+    cpu_max_ms: ms(Math.max(...tasks.map((t) => t.cpu_ns))),
+    cpu_spread_pct: pct(spreadPct(tasks.map((t) => t.cpu_ns))),
+    iter_min: String(Math.min(...tasks.map((t) => t.iterations))),
+    iter_max: String(Math.max(...tasks.map((t) => t.iterations))),
+    iter_spread_pct: pct(spreadPct(tasks.map((t) => t.iterations))),
+    first_finish_ms: ms(Math.min(...tasks.map((t) => t.finish_ns))),
+    last_finish_ms: ms(Math.max(...tasks.map((t) => t.finish_ns))),
+    // Wall time per unit of work, all tasks together: on yield-heavy workloads, the cost of a yield.
+    us_per_iter: totalIter === 0 ? "n/a" : (result.time_ns / totalIter / 1000).toFixed(1),
+  };
+  for (const t of tasks) {
+    v[`${t.name}_finish_ms`] = ms(t.finish_ns);
+    v[`${t.name}_cpu_ms`] = ms(t.cpu_ns);
+    v[`${t.name}_wait_ms`] = ms(t.wait_ns);
+    v[`${t.name}_switches`] = String(t.switches);
+    v[`${t.name}_iter`] = String(t.iterations);
+    v[`${t.name}_cpu_pct`] = pct(totalCpu === 0 ? 0 : (t.cpu_ns / totalCpu) * 100);
+    if (t.lat) {
+      v[`${t.name}_lat_min_us`] = (t.lat.min_ns / 1000).toFixed(1);
+      v[`${t.name}_lat_avg_us`] = (t.lat.avg_ns / 1000).toFixed(1);
+      v[`${t.name}_lat_max_us`] = (t.lat.max_ns / 1000).toFixed(1);
+    }
+  }
+  const groups = new Map();
+  for (const t of tasks) {
+    const g = groupOf(t.name);
+    groups.set(g, [...(groups.get(g) ?? []), t]);
+  }
+  const lastFinish = new Map();
+  for (const [g, members] of groups) {
+    const last = Math.max(...members.map((t) => t.finish_ns));
+    lastFinish.set(g, last);
+    v[`${g}_last_finish_ms`] = ms(last);
+    v[`${g}_cpu_pct`] = pct(totalCpu === 0 ? 0 : (members.reduce((s, t) => s + t.cpu_ns, 0) / totalCpu) * 100);
+  }
+  for (const [a, la] of lastFinish) {
+    for (const [b, lb] of lastFinish) {
+      if (a !== b && lb > 0) v[`${a}_over_${b}`] = (la / lb).toFixed(2);
+    }
+  }
+  v.table = taskTable(result);
+  return v;
+}
+
+function markdownTable(header, rows) {
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+export function taskTable(result) {
+  const hasLat = result.tasks.some((t) => t.lat);
+  const header = ["task", "finish (ms)", "CPU (ms)", "waiting (ms)", "switches", "units done"];
+  if (hasLat) header.push("latency avg / max (µs)");
+  const rows = result.tasks.map((t) => {
+    const row = [t.name, ms(t.finish_ns), ms(t.cpu_ns), ms(t.wait_ns), t.switches, t.iterations];
+    if (hasLat) row.push(t.lat ? `${(t.lat.avg_ns / 1000).toFixed(1)} / ${(t.lat.max_ns / 1000).toFixed(1)}` : "");
+    return row;
+  });
+  return markdownTable(header, rows);
+}
+
+// One row per run, one column per task (by the first run's task names), one figure per cell.
+const CELL = {
+  finish_ms: (t) => ms(t.finish_ns),
+  cpu_ms: (t) => ms(t.cpu_ns),
+  iterations: (t) => String(t.iterations),
+  switches: (t) => String(t.switches),
+};
+
+export function compareTable(spec, resultsById) {
+  const cell = CELL[spec.metric];
+  if (!cell) throw new Error(`table ${spec.id}: metric "${spec.metric}" is not one of ${Object.keys(CELL).join(", ")}`);
+  const results = spec.rows.map(([label, id]) => {
+    const r = resultsById.get(id);
+    if (!r) throw new Error(`table ${spec.id}: no experiment "${id}"`);
+    return [label, r];
+  });
+  const names = results[0][1].tasks.map((t) => t.name);
+  const rows = results.map(([label, r]) => [
+    label,
+    ...names.map((n) => {
+      const t = r.tasks.find((x) => x.name === n);
+      return t ? cell(t) : "";
+    }),
+  ]);
+  return markdownTable([spec.corner ?? "", ...names], rows);
+}
+
+// mdBook includes the lines between `ANCHOR: x` and `ANCHOR_END: x`; a one-line value with no
+// line break around it can sit inside a sentence.
+export function anchored(values) {
+  return Object.entries(values)
+    .map(([k, text]) => `ANCHOR: ${k}\n${text}\nANCHOR_END: ${k}`)
+    .join("\n") + "\n";
+}

@@ -1,0 +1,40 @@
+// Reads and checks experiments.json: { experiments: [{id, args, events?}], tables: [{id, metric, rows, corner?}] }.
+
+const ID = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+export function parseSpec(text) {
+  let spec;
+  try {
+    spec = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`experiments.json is not valid JSON: ${e.message}`);
+  }
+  const experiments = spec.experiments ?? [];
+  const tables = spec.tables ?? [];
+  if (!Array.isArray(experiments) || !Array.isArray(tables)) throw new Error("experiments and tables must be lists");
+  const ids = new Set();
+  for (const e of experiments) {
+    if (typeof e.id !== "string" || !ID.test(e.id)) throw new Error(`bad experiment id ${JSON.stringify(e.id)}`);
+    if (ids.has(e.id)) throw new Error(`experiment id ${e.id} is used twice`);
+    ids.add(e.id);
+    if (typeof e.args !== "string" || !e.args.trim()) throw new Error(`experiment ${e.id} has no args`);
+    if (e.events !== undefined && !(Number.isInteger(e.events) && e.events > 0)) {
+      throw new Error(`experiment ${e.id}: events must be a positive line count`);
+    }
+    for (const k of Object.keys(e)) {
+      if (!["id", "args", "events"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
+    }
+  }
+  const tableIds = new Set();
+  for (const t of tables) {
+    if (typeof t.id !== "string" || !/^[A-Za-z0-9_-]+$/.test(t.id)) throw new Error(`bad table id ${JSON.stringify(t.id)}`);
+    if (tableIds.has(t.id)) throw new Error(`table id ${t.id} is used twice`);
+    tableIds.add(t.id);
+    if (!Array.isArray(t.rows) || t.rows.length === 0) throw new Error(`table ${t.id} has no rows`);
+    for (const row of t.rows) {
+      if (!Array.isArray(row) || row.length !== 2) throw new Error(`table ${t.id}: a row is [label, experiment id]`);
+      if (!ids.has(row[1])) throw new Error(`table ${t.id}: no experiment "${row[1]}"`);
+    }
+  }
+  return { experiments, tables };
+}

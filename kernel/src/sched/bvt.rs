@@ -1,0 +1,228 @@
+//! BVT, borrowed virtual time (Duda and Cheriton, SOSP '99), on one run queue shared by all
+//! harts. Each task has an actual virtual time A (advancing by CPU time / weight, like CFS's
+//! vruntime) and an effective virtual time E = A - W while it is warped; the runnable task
+//! with the smallest E runs. A switch happens only when the other task's E is smaller by the
+//! context-switch allowance C (in virtual time of the running task), so two tasks do not
+//! trade the CPU at every tick. A warped task stays warped for at most L of CPU time, then
+//! must run unwarped for U before it warps again (Xen's `warpl` / `warpu`).
+//!
+//! A waking task's A is placed by a separate function (`Placement`), so the book can replay
+//! seed 002's Linux patch and its fix, and the BVT lab can swap in its own rule:
+//! `epsilon` places it just behind the smallest A of the runnable tasks (the patch's
+//! BVT_PLACEMENT: no sleeper credit), `fixed` the same distance behind CFS's compensated
+//! point (min - latency/2), `cfs` is plain CFS placement. No rule moves a task backwards.
+
+use super::{Enqueue, Policy, SchedSpec, Scheduler, cfs::weight_of};
+use crate::args::{Kind, Settings, Tunable};
+use crate::line::Line;
+use crate::task::{MAX_TASKS, Task, Tid};
+
+const NICE_0_LOAD: u64 = 1024;
+const PLACEMENTS: &[&str] = &["epsilon", "fixed", "cfs"];
+
+/// What a wakeup placement rule sees, in ns of virtual time.
+pub struct Wakeup {
+    /// The task's actual virtual time when it went to sleep.
+    pub avt: u64,
+    /// The scheduler virtual time: the smallest A among runnable tasks.
+    pub svt: u64,
+    /// CFS's sleeper credit (`latency / 2`, GENTLE_FAIR_SLEEPERS).
+    pub credit: u64,
+    pub epsilon: u64,
+}
+
+/// A wakeup placement rule: the woken task's new actual virtual time.
+pub type Placement = fn(&Wakeup) -> u64;
+
+pub fn place_epsilon(w: &Wakeup) -> u64 {
+    w.avt.max(w.svt.saturating_sub(w.epsilon))
+}
+
+pub fn place_fixed(w: &Wakeup) -> u64 {
+    w.avt.max(w.svt.saturating_sub(w.credit + w.epsilon))
+}
+
+pub fn place_cfs(w: &Wakeup) -> u64 {
+    w.avt.max(w.svt.saturating_sub(w.credit))
+}
+
+pub const SPEC: SchedSpec = SchedSpec {
+    name: "bvt",
+    help: "BVT (Duda and Cheriton): run the task with the least effective virtual time; warped tasks borrow W",
+    tunables: &[
+        Tunable { name: "bvt.placement", kind: Kind::Choice(PLACEMENTS), default: "epsilon", unit: "", help: "wakeup placement: epsilon = just behind the smallest A (seed 002's patch), fixed = behind CFS's compensated point (its fix), cfs = CFS's sleeper credit" },
+        Tunable { name: "bvt.epsilon_ns", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "100000", unit: "ns", help: "sched_bvt_place_epsilon: how far behind its reference point a woken task is placed" },
+        Tunable { name: "bvt.latency_ns", kind: Kind::Int { min: 100_000, max: 1_000_000_000 }, default: "6000000", unit: "ns", help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements" },
+        Tunable { name: "bvt.csa_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "1000", unit: "us", help: "context-switch allowance C: switch only when another task's E is this much smaller" },
+        Tunable { name: "bvt.warp_limit_us", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "0", unit: "us", help: "warp time limit L: CPU time a task may run warped (0 = no limit)" },
+        Tunable { name: "bvt.unwarp_us", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "0", unit: "us", help: "unwarp time requirement U: time a task must run unwarped before it warps again" },
+    ],
+    build: |s: &Settings| {
+        let place: Placement = match s.int("bvt.placement") {
+            0 => place_epsilon,
+            1 => place_fixed,
+            _ => place_cfs,
+        };
+        Ok(Policy::Bvt(Bvt::new(s, place)))
+    },
+};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Where {
+    Off,
+    Queued,
+    Running,
+}
+
+#[derive(Clone, Copy)]
+struct Entity {
+    avt: u64,
+    weight: u64,
+    /// The warp W the task may borrow, and whether it does now.
+    warp: u64,
+    warped: bool,
+    /// CPU time run warped since it last warped; when it last stopped being warped.
+    warped_run: u64,
+    unwarped_at: u64,
+    place: Where,
+    seq: u64,
+}
+
+impl Entity {
+    const NONE: Entity = Entity { avt: 0, weight: NICE_0_LOAD, warp: 0, warped: false, warped_run: 0, unwarped_at: 0, place: Where::Off, seq: 0 };
+
+    fn evt(&self) -> i64 {
+        self.avt as i64 - if self.warped { self.warp as i64 } else { 0 }
+    }
+}
+
+pub struct Bvt {
+    place: Placement,
+    epsilon: u64,
+    credit: u64,
+    csa: u64,
+    warp_limit: u64,
+    unwarp: u64,
+    entity: [Entity; MAX_TASKS],
+    svt: u64,
+    seq: u64,
+}
+
+impl Bvt {
+    /// BVT with the tunables in `s` and wakeup placement `place` (the lab passes its own).
+    pub fn new(s: &Settings, place: Placement) -> Bvt {
+        Bvt {
+            place,
+            epsilon: s.int("bvt.epsilon_ns") as u64,
+            credit: s.int("bvt.latency_ns") as u64 / 2,
+            csa: s.int("bvt.csa_us") as u64 * 1000,
+            warp_limit: s.int("bvt.warp_limit_us") as u64 * 1000,
+            unwarp: s.int("bvt.unwarp_us") as u64 * 1000,
+            entity: [Entity::NONE; MAX_TASKS],
+            svt: 0,
+            seq: 0,
+        }
+    }
+
+    /// C in the virtual time of a task of `weight`.
+    fn csa_for(&self, weight: u64) -> i64 {
+        (self.csa * NICE_0_LOAD / weight) as i64
+    }
+
+    fn update_svt(&mut self) {
+        let smallest = self.entity.iter().filter(|e| e.place != Where::Off).map(|e| e.avt).min();
+        if let Some(v) = smallest {
+            self.svt = self.svt.max(v);
+        }
+    }
+
+    /// The queued task with the smallest (E, seq) that `ok` accepts.
+    fn first(&self, ok: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        (1..MAX_TASKS)
+            .filter(|&t| self.entity[t].place == Where::Queued && ok(t))
+            .min_by_key(|&t| (self.entity[t].evt(), self.entity[t].seq))
+    }
+
+    /// A task warps again when it wakes, once it has been unwarped for U.
+    fn maybe_warp(&mut self, tid: Tid, now: u64) {
+        let e = &mut self.entity[tid];
+        if e.warp > 0 && !e.warped && now.saturating_sub(e.unwarped_at) >= self.unwarp {
+            e.warped = true;
+            e.warped_run = 0;
+        }
+    }
+}
+
+impl Scheduler for Bvt {
+    fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64) {
+        let tid = task.tid;
+        match why {
+            Enqueue::New => {
+                self.entity[tid] = Entity { avt: self.svt, weight: weight_of(task.nice), warp: task.warp_ns, ..Entity::NONE };
+                self.maybe_warp(tid, now);
+            }
+            Enqueue::Wakeup => {
+                let e = &self.entity[tid];
+                let wakeup = Wakeup { avt: e.avt, svt: self.svt, credit: self.credit, epsilon: self.epsilon };
+                self.entity[tid].avt = (self.place)(&wakeup);
+                self.maybe_warp(tid, now);
+            }
+            Enqueue::Preempted | Enqueue::Yielded => {}
+        }
+        self.seq += 1;
+        let e = &mut self.entity[tid];
+        e.place = Where::Queued;
+        e.seq = self.seq;
+        self.update_svt();
+    }
+
+    fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        let tid = self.first(allowed)?;
+        self.entity[tid].place = Where::Running;
+        Some(tid)
+    }
+
+    fn charge(&mut self, task: &Task, ran_ns: u64, now: u64) {
+        let limit = self.warp_limit;
+        let e = &mut self.entity[task.tid];
+        e.avt += ran_ns * NICE_0_LOAD / e.weight;
+        if e.warped {
+            e.warped_run += ran_ns;
+            if limit > 0 && e.warped_run >= limit {
+                e.warped = false;
+                e.unwarped_at = now;
+            }
+        }
+        self.update_svt();
+    }
+
+    /// Switch only if a queued task's E is at least C below the running task's.
+    fn tick(&mut self, current: &Task, _now: u64) -> bool {
+        let cur = &self.entity[current.tid];
+        self.first(&|_| true).is_some_and(|t| self.entity[t].evt() <= cur.evt() - self.csa_for(cur.weight))
+    }
+
+    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        let cur = &self.entity[current.tid];
+        self.entity[woken.tid].evt() <= cur.evt() - self.csa_for(cur.weight)
+    }
+
+    fn block(&mut self, task: &Task, _now: u64) {
+        self.entity[task.tid].place = Where::Off;
+        self.update_svt();
+    }
+
+    fn exit(&mut self, task: &Task) {
+        self.entity[task.tid].place = Where::Off;
+        self.update_svt();
+    }
+
+    fn describe(&self, tid: Tid, out: &mut Line) {
+        self.milestone(tid, out);
+    }
+
+    fn milestone(&self, tid: Tid, out: &mut Line) {
+        let e = &self.entity[tid];
+        out.field("avt", e.avt).field_int("evt", e.evt()).field("warp", if e.warped { e.warp } else { 0 });
+    }
+}

@@ -1,0 +1,85 @@
+//! `hackbench` (rt-tests, pipe mode, seed 002): groups of senders and receivers. Each
+//! receiver owns a pipe; each sender of a group writes `wl.loops` messages to every receiver
+//! of its group, and each receiver reads all of them. Almost all the time goes to blocking
+//! and waking, which makes the total time a measure of wakeup placement and preemption.
+//! `wl.hog=1` adds a CPU hog that spins until the last receiver is done (seed 002's `eatcpu`
+//! on the same CPU); `wl.warp_us` is the BVT warp of the hackbench tasks (not the hog's).
+
+use super::{Spawner, WorkloadSpec, get};
+use crate::args::{Kind, Settings, Tunable};
+use crate::dispatch::iteration_done;
+use crate::pipe;
+use crate::task::{Args, Params};
+use crate::work::spin;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+const MAX_FDS: usize = 16;
+
+/// Receivers still reading; the hog stops when it reaches zero.
+static RECEIVERS_LEFT: AtomicU64 = AtomicU64::new(0);
+
+pub const SPEC: WorkloadSpec = WorkloadSpec {
+    name: "hackbench",
+    help: "senders and receivers passing messages through pipes, optionally beside a CPU hog: total time",
+    tunables: &[
+        Tunable { name: "wl.groups", kind: Kind::Int { min: 1, max: 8 }, default: "2", unit: "groups", help: "groups of senders and receivers (hackbench -g)" },
+        Tunable { name: "wl.fds", kind: Kind::Int { min: 1, max: MAX_FDS as i64 }, default: "5", unit: "pairs", help: "senders and receivers per group (hackbench -f)" },
+        Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 100_000 }, default: "100", unit: "messages", help: "messages each sender sends each receiver of its group (hackbench -l)" },
+        Tunable { name: "wl.msg_bytes", kind: Kind::Int { min: 1, max: pipe::PIPE_BUF as i64 }, default: "100", unit: "bytes", help: "message size (hackbench -s)" },
+        Tunable { name: "wl.msg_insns", kind: Kind::Int { min: 0, max: 10_000_000 }, default: "2000", unit: "instructions", help: "work to make and to take each message (a system call's cost)" },
+        Tunable { name: "wl.hog", kind: Kind::Int { min: 0, max: 4 }, default: "0", unit: "tasks", help: "CPU hogs that spin until hackbench is done" },
+        Tunable { name: "wl.warp_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of the hackbench tasks (seed 002: 100, 1000, 4000, 40000)" },
+    ],
+    spawn: |s: &Settings, sp: &mut Spawner| {
+        let (groups, fds) = (get(s, "wl.groups") as usize, get(s, "wl.fds") as usize);
+        if groups * fds * 2 + get(s, "wl.hog") as usize > 63 || groups * fds > pipe::MAX_PIPES {
+            return Err(crate::args::ArgError::Invalid("wl.groups", "groups x fds must stay within 16 (pipes and the 63-task table)"));
+        }
+        let (loops, bytes, insns) = (get(s, "wl.loops"), get(s, "wl.msg_bytes"), get(s, "wl.msg_insns"));
+        let params = Params { warp_ns: get(s, "wl.warp_us") * 1000, ..Params::FAIR };
+        RECEIVERS_LEFT.store((groups * fds) as u64, Ordering::Relaxed);
+        for g in 0..groups {
+            // Pipe numbers of this group's receivers, as a bit mask for the senders.
+            let mut pipes = 0u64;
+            for r in 0..fds {
+                let p = sp.pipe()?;
+                pipes |= 1 << p;
+                sp.spawn_with(params, "recv", Some(g * fds + r), receiver, &[p as u64, fds as u64 * loops, bytes, insns])?;
+            }
+            for w in 0..fds {
+                sp.spawn_with(params, "send", Some(g * fds + w), sender, &[pipes, loops, bytes, insns])?;
+            }
+        }
+        for h in 0..get(s, "wl.hog") as usize {
+            sp.spawn("hog", Some(h), hog, &[])?;
+        }
+        Ok(())
+    },
+};
+
+fn sender([pipes, loops, bytes, insns, ..]: Args) {
+    for _ in 0..loops {
+        for p in (0..64).filter(|p| pipes & (1 << p) != 0) {
+            spin(insns);
+            pipe::write(p, bytes as u32);
+        }
+        iteration_done();
+    }
+}
+
+fn receiver([p, messages, bytes, insns, ..]: Args) {
+    for _ in 0..messages {
+        pipe::read_exact(p as usize, bytes as u32);
+        spin(insns);
+        iteration_done();
+    }
+    RECEIVERS_LEFT.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// Spins in 1 ms units until every receiver is done.
+fn hog(_: Args) {
+    while RECEIVERS_LEFT.load(Ordering::Relaxed) > 0 {
+        spin(100_000);
+        iteration_done();
+    }
+}
