@@ -46,7 +46,7 @@ async function runOne(cli, cliHash, exp) {
   }
   const entry = { result: JSON.parse(fs.readFileSync(json, "utf8")) };
   if (exp.events) {
-    entry.events = fs.readFileSync(events, "utf8").split("\n").slice(0, exp.events).join("\n");
+    entry.events = fs.readFileSync(events, "utf8").trimEnd().split("\n").slice(0, exp.events).join("\n");
     fs.rmSync(events);
   }
   fs.rmSync(json);

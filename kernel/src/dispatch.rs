@@ -11,6 +11,7 @@ use crate::arch::{self, swtch};
 use crate::hart::{self, Leave, MAX_HARTS};
 use crate::line::Line;
 use crate::lock::SpinLock;
+use crate::latency::Latency;
 use crate::pipe::Pipes;
 use crate::sched::{Enqueue, Scheduler, class::Classes};
 use crate::task::{self, Args, Entry, MAX_TASKS, Params, State, Task, Tid};
@@ -35,6 +36,8 @@ pub struct Kernel {
     policy: Classes,
     /// The pipes tasks block on (`pipe.rs`).
     pub pipes: Pipes,
+    /// What a latency-measuring task recorded (`latency.rs`).
+    pub latency: Latency,
     /// The task on each hart (0: idle).
     current: [Tid; MAX_HARTS],
     harts: usize,
@@ -52,6 +55,7 @@ pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     live: 0,
     policy: Classes::EMPTY,
     pipes: Pipes::new(),
+    latency: Latency::NONE,
     current: [0; MAX_HARTS],
     harts: 1,
     tick_ns: 1_000_000,
@@ -318,6 +322,12 @@ extern "C" fn trampoline() -> ! {
 /// another hart).
 fn leave(why: Leave) {
     hart::push_off();
+    switch_away(why);
+}
+
+/// `leave` for a caller that already holds exactly one `push_off` (the scheduler loop
+/// expects one level); pops it when the task runs again.
+fn switch_away(why: Leave) {
     let h = hart::this();
     h.leave.set(why);
     let intena = h.intena.get();
@@ -355,8 +365,11 @@ pub fn scheduler_loop() -> ! {
             }
             None => {
                 // Nothing to run: wait for a tick, a sleeper's timer or another hart's IPI.
-                arch::intr_on();
+                // `wfi` with interrupts masked still returns when one is pending; only then
+                // are they taken. Enabling them first would lose a wakeup that arrives just
+                // before the `wfi` (the hart would sleep on until the next tick).
                 arch::wait_for_interrupt();
+                arch::intr_on();
                 arch::intr_off();
             }
         }
@@ -428,8 +441,7 @@ pub fn yield_now() {
 pub fn block(k: crate::lock::Guard<'_, Kernel>) {
     hart::push_off();
     drop(k);
-    leave(Leave::Block);
-    hart::pop_off();
+    switch_away(Leave::Block);
 }
 
 /// Sleeps at least `ns` (woken by the timer of the hart it fell asleep on).
@@ -452,6 +464,18 @@ pub fn iteration_done() {
     let now = k.clock();
     trace::event(now, "mark", tid, |l| {
         l.field("iter", done);
+    });
+}
+
+/// Records one wakeup latency of the running task (cyclictest), with a `mark ... lat=`.
+pub fn latency_sample(ns: u64) {
+    let mut k = KERNEL.lock();
+    let tid = hart::this().running.get();
+    k.latency.tid = tid;
+    k.latency.record(ns);
+    let now = k.clock();
+    trace::event(now, "mark", tid, |l| {
+        l.field("lat", ns);
     });
 }
 

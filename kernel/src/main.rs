@@ -15,6 +15,7 @@ mod dispatch;
 mod fdt;
 mod hart;
 mod json;
+mod latency;
 mod line;
 mod lock;
 mod pipe;

@@ -9,13 +9,12 @@ use crate::hart;
 use crate::task::Tid;
 
 pub const MAX_PIPES: usize = 32;
-/// Linux's default pipe capacity (16 pages).
-const CAPACITY: u32 = 65536;
 /// Linux's `PIPE_BUF`: writes up to this size are atomic.
 pub const PIPE_BUF: u32 = 4096;
 
 #[derive(Clone, Copy)]
 struct Pipe {
+    capacity: u32,
     used: u32,
     /// Tasks waiting to read or to write (bit t = task t).
     readers: u64,
@@ -29,12 +28,13 @@ pub struct Pipes {
 
 impl Pipes {
     pub const fn new() -> Pipes {
-        Pipes { pipes: [Pipe { used: 0, readers: 0, writers: 0 }; MAX_PIPES], count: 0 }
+        Pipes { pipes: [Pipe { capacity: 0, used: 0, readers: 0, writers: 0 }; MAX_PIPES], count: 0 }
     }
 
-    /// A new empty pipe's number; `None` when all are in use.
-    pub fn create(&mut self) -> Option<usize> {
+    /// A new empty pipe of `capacity` bytes (at least `PIPE_BUF`); `None` when all are in use.
+    pub fn create(&mut self, capacity: u32) -> Option<usize> {
         (self.count < MAX_PIPES).then(|| {
+            self.pipes[self.count].capacity = capacity.max(PIPE_BUF);
             self.count += 1;
             self.count - 1
         })
@@ -55,7 +55,7 @@ pub fn write(p: usize, len: u32) {
     loop {
         let mut k = KERNEL.lock();
         let pipe = &mut k.pipes.pipes[p];
-        if CAPACITY - pipe.used >= len {
+        if pipe.capacity - pipe.used >= len {
             pipe.used += len;
             let readers = core::mem::take(&mut pipe.readers);
             wake_all(&mut k, readers);

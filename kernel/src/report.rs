@@ -3,6 +3,7 @@
 use crate::console::{self, Uart};
 use crate::dispatch::{self, Kernel};
 use crate::json;
+use crate::latency::Latency;
 use core::fmt::{self, Write};
 
 /// ns as milliseconds with three decimals.
@@ -63,13 +64,25 @@ fn result(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
         json::string(u, t.name())?;
         write!(
             u,
-            ",\"finish_ns\":{},\"cpu_ns\":{},\"wait_ns\":{},\"switches\":{},\"iterations\":{}}}",
+            ",\"finish_ns\":{},\"cpu_ns\":{},\"wait_ns\":{},\"switches\":{},\"iterations\":{}",
             t.exit_ns - start,
             t.cpu_ns,
             t.wait_ns,
             t.switches,
             t.iterations
         )?;
+        if k.latency.tid == t.tid && k.latency.samples > 0 {
+            latency(u, &k.latency)?;
+        }
+        u.write_char('}')?;
     }
     u.write_str("]}\n")
+}
+
+fn latency(u: &mut Uart, l: &Latency) -> fmt::Result {
+    write!(u, ",\"lat\":{{\"min_ns\":{},\"avg_ns\":{},\"max_ns\":{},\"samples\":{},\"hist_us\":[", l.min_ns, l.sum_ns / l.samples, l.max_ns, l.samples)?;
+    for (i, n) in l.histogram().iter().enumerate() {
+        write!(u, "{}{n}", if i == 0 { "" } else { "," })?;
+    }
+    u.write_str("]}")
 }

@@ -38,6 +38,8 @@ pub enum Class {
     /// SCHED_FIFO / SCHED_RR with a static priority 1 (low) ..= 99 (high).
     Fifo(u8),
     Rr(u8),
+    /// SCHED_DEADLINE: runtime <= deadline <= period, in ns.
+    Deadline { runtime: u64, deadline: u64, period: u64 },
 }
 
 impl Class {
@@ -47,14 +49,16 @@ impl Class {
             Class::Fair => "fair",
             Class::Fifo(_) => "fifo",
             Class::Rr(_) => "rr",
+            Class::Deadline { .. } => "dl",
         }
     }
 
-    /// Larger runs first: real-time 1, fair 0.
+    /// Larger runs first: deadline 2, real-time 1, fair 0.
     pub fn rank(&self) -> u8 {
         match self {
             Class::Fair => 0,
             Class::Fifo(_) | Class::Rr(_) => 1,
+            Class::Deadline { .. } => 2,
         }
     }
 }

@@ -159,6 +159,148 @@ pub fn cpu_by_task(events: &[Event]) -> BTreeMap<u32, u64> {
     cpu
 }
 
+/// Who runs where and who waits, replayed event by event (the real-time and BVT checks).
+#[derive(Default)]
+struct Replay {
+    /// Runnable, not running: since when.
+    waiting: BTreeMap<u32, u64>,
+    /// Per hart: the running task and since when.
+    running: BTreeMap<u32, (u32, u64)>,
+    /// Each task's class from its `new` event.
+    class: BTreeMap<u32, String>,
+}
+
+impl Replay {
+    fn apply(&mut self, e: &Event) {
+        if e.tid == 0 {
+            return;
+        }
+        match e.kind {
+            Kind::New | Kind::Wake => {
+                if e.kind == Kind::New {
+                    self.class.insert(e.tid, e.get("class").unwrap_or("fair").into());
+                }
+                self.waiting.entry(e.tid).or_insert(e.time_ns);
+            }
+            Kind::In => {
+                self.waiting.remove(&e.tid);
+                self.running.insert(e.hart, (e.tid, e.time_ns));
+            }
+            Kind::Out => {
+                self.running.remove(&e.hart);
+                if matches!(e.get("why"), Some("preempt" | "yield")) {
+                    self.waiting.insert(e.tid, e.time_ns);
+                }
+            }
+            Kind::Exit | Kind::State | Kind::Mark => {}
+        }
+    }
+
+    fn is_rt(&self, tid: u32) -> bool {
+        matches!(self.class.get(&tid).map(String::as_str), Some("fifo" | "rr"))
+    }
+}
+
+/// A runnable real-time task (class `fifo` or `rr`) never waits longer than `limit_ns` (one
+/// tick, plus slack) while a fair task runs. Only meaningful without RT throttling and when
+/// every task may run on every hart.
+pub fn rt_preempts_fair(events: &[Event], limit_ns: u64) -> Result<(), Violation> {
+    let mut r = Replay::default();
+    for e in by_time(events) {
+        for (&rt, &rt_since) in r.waiting.iter().filter(|(t, _)| r.is_rt(**t)) {
+            for (&h, &(fair, since)) in r.running.iter().filter(|(_, (t, _))| !r.is_rt(*t)) {
+                let from = rt_since.max(since);
+                if e.time_ns > from + limit_ns {
+                    return Err(Violation {
+                        time_ns: from + limit_ns,
+                        rule: "real-time task not preempting",
+                        detail: format!("real-time task {rt} runnable since {rt_since} ns while fair task {fair} ran on hart {h}"),
+                    });
+                }
+            }
+        }
+        r.apply(e);
+    }
+    Ok(())
+}
+
+/// In every period `[k * period_ns, (k + 1) * period_ns)` real-time tasks run at most
+/// `runtime_ns + slack_ns` on each hart (RT throttling).
+pub fn rt_share_capped(events: &[Event], runtime_ns: u64, period_ns: u64, slack_ns: u64) -> Result<(), Violation> {
+    let mut r = Replay::default();
+    // (hart, period index) -> real-time CPU time in it.
+    let mut used: BTreeMap<(u32, u64), u64> = BTreeMap::new();
+    for e in by_time(events) {
+        if e.kind == Kind::Out
+            && let Some(&(tid, since)) = r.running.get(&e.hart)
+            && r.is_rt(tid)
+        {
+            // Split the stint at period boundaries.
+            let mut t = since;
+            while t < e.time_ns {
+                let k = t / period_ns;
+                let end = e.time_ns.min((k + 1) * period_ns);
+                let total = used.entry((e.hart, k)).or_insert(0);
+                *total += end - t;
+                if *total > runtime_ns + slack_ns {
+                    return Err(Violation {
+                        time_ns: end,
+                        rule: "real-time share not capped",
+                        detail: format!("real-time tasks ran {} ns on hart {} in period {k}, more than {runtime_ns} ns", *total, e.hart),
+                    });
+                }
+                t = end;
+            }
+        }
+        r.apply(e);
+    }
+    Ok(())
+}
+
+/// BVT's context-switch allowance: a running task whose effective virtual time (`evt=` on
+/// `new`, `in`, `wake`, `state`) exceeds a waiting task's by more than `csa_ns` is switched
+/// out within `grace_ns` (the tick that notices it, or the wakeup's preemption).
+pub fn bvt_within_csa(events: &[Event], csa_ns: i64, grace_ns: u64) -> Result<(), Violation> {
+    let mut r = Replay::default();
+    let mut evt: BTreeMap<u32, i64> = BTreeMap::new();
+    let mut over_since: BTreeMap<u32, u64> = BTreeMap::new();
+    let sorted = by_time(events);
+    for (i, e) in sorted.iter().enumerate() {
+        r.apply(e);
+        if let Some(v) = e.num("evt") {
+            evt.insert(e.tid, v);
+        }
+        // Judge once all events at this time are in.
+        if sorted.get(i + 1).is_some_and(|n| n.time_ns == e.time_ns) {
+            continue;
+        }
+        let least_waiting = r.waiting.keys().filter_map(|t| evt.get(t).map(|v| (*v, *t))).min();
+        for &(tid, _) in r.running.values() {
+            let over = match (evt.get(&tid), least_waiting) {
+                (Some(&mine), Some((least, other))) if mine - least > csa_ns => Some(other),
+                _ => None,
+            };
+            match over {
+                Some(other) => {
+                    let since = *over_since.entry(tid).or_insert(e.time_ns);
+                    if e.time_ns > since + grace_ns {
+                        return Err(Violation {
+                            time_ns: e.time_ns,
+                            rule: "BVT ran past the switch allowance",
+                            detail: format!("task {tid} kept running since {since} ns with E more than {csa_ns} above task {other}'s"),
+                        });
+                    }
+                }
+                None => {
+                    over_since.remove(&tid);
+                }
+            }
+        }
+        over_since.retain(|t, _| r.running.values().any(|(run, _)| run == t));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +330,35 @@ mod tests {
         let lazy = GOOD.replace("T 10 1 in 2", "T 80 1 in 2");
         let v = work_conserving(&parse(&lazy).unwrap(), 2, 20).unwrap_err();
         assert_eq!((v.rule, v.time_ns), ("not work-conserving", 20));
+    }
+    #[test]
+    fn a_real_time_task_left_waiting_is_caught() {
+        let prompt = "T 0 0 new 1 name=f class=fair\nT 0 0 in 1\nT 500 0 new 2 name=r class=fifo\n\
+            T 600 0 out 1 why=preempt ran=600\nT 600 0 in 2\nT 700 0 out 2 why=exit ran=100\nT 700 0 exit 2\n";
+        assert_eq!(rt_preempts_fair(&parse(prompt).unwrap(), 200), Ok(()));
+        let late = prompt.replace("T 600 0 out 1", "T 900 0 out 1").replace("T 600 0 in 2", "T 900 0 in 2").replace("T 700", "T 1000");
+        let v = rt_preempts_fair(&parse(&late).unwrap(), 200).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("real-time task not preempting", 700));
+    }
+
+    #[test]
+    fn real_time_time_past_the_cap_is_caught() {
+        let run = |until: u64| alloc::format!("T 0 0 new 1 name=r class=rr\nT 0 0 in 1\nT {until} 0 out 1 why=exit ran={until}\n");
+        // 950 of each 1000 ns period allowed: 1900 ns in a row fills period 0 past it.
+        assert_eq!(rt_share_capped(&parse(&run(900)).unwrap(), 950, 1000, 0), Ok(()));
+        let v = rt_share_capped(&parse(&run(1900)).unwrap(), 950, 1000, 0).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("real-time share not capped", 1000));
+        // A fair task is not counted.
+        assert_eq!(rt_share_capped(&parse(&run(1900).replace("class=rr", "class=fair")).unwrap(), 950, 1000, 0), Ok(()));
+    }
+
+    #[test]
+    fn bvt_running_past_the_allowance_is_caught() {
+        let good = "T 0 0 new 1 evt=0\nT 0 0 new 2 evt=0\nT 0 0 in 1 evt=0\nT 10 0 state 1 evt=10\n\
+            T 20 0 state 1 evt=20\nT 20 0 out 1 why=preempt ran=20\nT 20 0 in 2 evt=0\n";
+        assert_eq!(bvt_within_csa(&parse(good).unwrap(), 15, 5), Ok(()));
+        let stays = good.replace("T 20 0 out 1 why=preempt ran=20\nT 20 0 in 2 evt=0\n", "T 30 0 state 1 evt=30\n");
+        let v = bvt_within_csa(&parse(&stays).unwrap(), 15, 5).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("BVT ran past the switch allowance", 30));
     }
 }

@@ -6,7 +6,7 @@ use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use runqueue_emu::Config;
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, budget_exhausted, grade_test, gradescope_json, parse_tests, table};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -16,7 +16,7 @@ const KERNEL_PARTS: &[&str] = &["src", "Cargo.lock", "build.rs", "link.ld", ".ca
 
 #[derive(Args)]
 pub struct GradeArgs {
-    /// The lab: sjf or mlfq.
+    /// The lab: sjf, mlfq or bvt.
     #[arg(long)]
     pub lab: String,
     /// The student's policy file (the lab's `skeleton.rs`, filled in).
@@ -49,6 +49,8 @@ pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
     }
     let solution = read_file(&args.solution, "solution")?;
     let cache = args.cache.clone().unwrap_or_else(|| root.join("target/grade").join(lab.name()));
+    // Cargo runs inside the copy, so a relative cache would name another folder there.
+    let cache = std::path::absolute(&cache).map_err(|e| Failure::Input(format!("bad cache folder {}: {e}", cache.display())))?;
     let build = build_kernel(lab, &root, &cache, &solution)?;
     let results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, &build)).collect();
     print!("{}", table(lab.name(), &results, hidden));
@@ -165,14 +167,7 @@ fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
     let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000 };
     match execute(elf, config, test.max_insns, |_| {}) {
         Ok(out) => grade_test(lab, test, &Outcome::Finished { exit_code: out.exit_code, console: &out.console, trace: &out.trace }),
-        Err(Failure::Budget(_)) => {
-            let why = format!(
-                "it did not shut down within the test's {} instructions: either it spins (a loop in your code?) \
-                 or tasks were lost from the run queue, so the workload never ends",
-                test.max_insns
-            );
-            grade_test(lab, test, &Outcome::Aborted(&why))
-        }
+        Err(Failure::Budget(_)) => grade_test(lab, test, &Outcome::Aborted(&budget_exhausted(test.max_insns))),
         Err(Failure::Input(why)) => grade_test(lab, test, &Outcome::Aborted(&why)),
     }
 }

@@ -4,6 +4,9 @@
 //! `runqueue run` prints.
 
 mod events;
+mod grading;
+
+pub use grading::Grading;
 
 use runqueue_emu::{Config, Machine, Stop};
 use runqueue_report::{RunResult, chrome, console, trace};
@@ -86,6 +89,17 @@ impl Session {
         let json = events::to_json(fresh, line).map_err(|e| JsError::new(&e.to_string()))?;
         self.unread = (self.trace.len(), line + fresh.lines().count());
         Ok(json)
+    }
+
+    /// Everything the console printed since boot (invalid UTF-8 replaced), for the grader.
+    pub fn console_text(&mut self) -> String {
+        self.take_console();
+        String::from_utf8_lossy(&self.console).into_owned()
+    }
+
+    /// The whole trace so far, as the kernel's lines (`docs/trace.md`), for the grader.
+    pub fn trace_text(&self) -> String {
+        self.trace.clone()
     }
 
     pub fn push_input(&mut self, bytes: &[u8]) {

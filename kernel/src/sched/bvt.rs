@@ -8,9 +8,10 @@
 //!
 //! A waking task's A is placed by a separate function (`Placement`), so the book can replay
 //! seed 002's Linux patch and its fix, and the BVT lab can swap in its own rule:
-//! `epsilon` places it just behind the smallest A of the runnable tasks (the patch's
-//! BVT_PLACEMENT: no sleeper credit), `fixed` the same distance behind CFS's compensated
-//! point (min - latency/2), `cfs` is plain CFS placement. No rule moves a task backwards.
+//! `epsilon` places it just after the smallest A of the runnable tasks (the patch's
+//! BVT_PLACEMENT: no sleeper credit, so a woken task preempts only if it is warped), `fixed`
+//! the same distance after CFS's compensated point (min - latency/2, the seed's fix), `cfs`
+//! is plain CFS placement. No rule moves a task backwards.
 
 use super::{Enqueue, Policy, SchedSpec, Scheduler, cfs::weight_of};
 use crate::args::{Kind, Settings, Tunable};
@@ -24,7 +25,7 @@ const PLACEMENTS: &[&str] = &["epsilon", "fixed", "cfs"];
 pub struct Wakeup {
     /// The task's actual virtual time when it went to sleep.
     pub avt: u64,
-    /// The scheduler virtual time: the smallest A among runnable tasks.
+    /// The scheduler virtual time: the smallest A among runnable tasks (never decreasing).
     pub svt: u64,
     /// CFS's sleeper credit (`latency / 2`, GENTLE_FAIR_SLEEPERS).
     pub credit: u64,
@@ -35,11 +36,11 @@ pub struct Wakeup {
 pub type Placement = fn(&Wakeup) -> u64;
 
 pub fn place_epsilon(w: &Wakeup) -> u64 {
-    w.avt.max(w.svt.saturating_sub(w.epsilon))
+    w.avt.max(w.svt + w.epsilon)
 }
 
 pub fn place_fixed(w: &Wakeup) -> u64 {
-    w.avt.max(w.svt.saturating_sub(w.credit + w.epsilon))
+    w.avt.max(w.svt.saturating_sub(w.credit) + w.epsilon)
 }
 
 pub fn place_cfs(w: &Wakeup) -> u64 {
@@ -50,8 +51,8 @@ pub const SPEC: SchedSpec = SchedSpec {
     name: "bvt",
     help: "BVT (Duda and Cheriton): run the task with the least effective virtual time; warped tasks borrow W",
     tunables: &[
-        Tunable { name: "bvt.placement", kind: Kind::Choice(PLACEMENTS), default: "epsilon", unit: "", help: "wakeup placement: epsilon = just behind the smallest A (seed 002's patch), fixed = behind CFS's compensated point (its fix), cfs = CFS's sleeper credit" },
-        Tunable { name: "bvt.epsilon_ns", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "100000", unit: "ns", help: "sched_bvt_place_epsilon: how far behind its reference point a woken task is placed" },
+        Tunable { name: "bvt.placement", kind: Kind::Choice(PLACEMENTS), default: "epsilon", unit: "", help: "wakeup placement: epsilon = just after the smallest A (seed 002's patch), fixed = just after CFS's compensated point (its fix), cfs = CFS's sleeper credit" },
+        Tunable { name: "bvt.epsilon_ns", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "100000", unit: "ns", help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed" },
         Tunable { name: "bvt.latency_ns", kind: Kind::Int { min: 100_000, max: 1_000_000_000 }, default: "6000000", unit: "ns", help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements" },
         Tunable { name: "bvt.csa_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "1000", unit: "us", help: "context-switch allowance C: switch only when another task's E is this much smaller" },
         Tunable { name: "bvt.warp_limit_us", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "0", unit: "us", help: "warp time limit L: CPU time a task may run warped (0 = no limit)" },

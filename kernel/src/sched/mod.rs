@@ -10,6 +10,7 @@
 pub mod bvt;
 pub mod cfs;
 pub mod class;
+pub mod eevdf;
 pub mod fifo;
 pub mod lab;
 pub mod mlfq;
@@ -72,6 +73,7 @@ pub enum Policy {
     Rr(rr::RoundRobin),
     Cfs(cfs::Cfs),
     Bvt(bvt::Bvt),
+    Eevdf(eevdf::Eevdf),
     Sjf(sjf::Sjf),
     Mlfq(mlfq::Mlfq),
     Lab(lab::Lab),
@@ -84,6 +86,7 @@ impl Policy {
             Policy::Rr(p) => p,
             Policy::Cfs(p) => p,
             Policy::Bvt(p) => p,
+            Policy::Eevdf(p) => p,
             Policy::Sjf(p) => p,
             Policy::Mlfq(p) => p,
             Policy::Lab(p) => p.get(),
@@ -96,6 +99,7 @@ impl Policy {
             Policy::Rr(p) => p,
             Policy::Cfs(p) => p,
             Policy::Bvt(p) => p,
+            Policy::Eevdf(p) => p,
             Policy::Sjf(p) => p,
             Policy::Mlfq(p) => p,
             Policy::Lab(p) => p.view(),
@@ -103,7 +107,7 @@ impl Policy {
     }
 }
 
-pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, bvt::SPEC, sjf::SPEC, mlfq::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC];
+pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, bvt::SPEC, eevdf::SPEC, sjf::SPEC, mlfq::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC, lab::bvt::SPEC];
 
 /// Milliseconds from a tunable, in ns.
 pub fn ms(settings: &Settings, name: &str) -> u64 {

@@ -27,6 +27,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 100_000 }, default: "100", unit: "messages", help: "messages each sender sends each receiver of its group (hackbench -l)" },
         Tunable { name: "wl.msg_bytes", kind: Kind::Int { min: 1, max: pipe::PIPE_BUF as i64 }, default: "100", unit: "bytes", help: "message size (hackbench -s)" },
         Tunable { name: "wl.msg_insns", kind: Kind::Int { min: 0, max: 10_000_000 }, default: "2000", unit: "instructions", help: "work to make and to take each message (a system call's cost)" },
+        Tunable { name: "wl.pipe_bytes", kind: Kind::Int { min: pipe::PIPE_BUF as i64, max: 1 << 20 }, default: "65536", unit: "bytes", help: "capacity of each pipe (Linux: 65536); a full pipe blocks its senders" },
         Tunable { name: "wl.hog", kind: Kind::Int { min: 0, max: 4 }, default: "0", unit: "tasks", help: "CPU hogs that spin until hackbench is done" },
         Tunable { name: "wl.warp_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of the hackbench tasks (seed 002: 100, 1000, 4000, 40000)" },
     ],
@@ -42,7 +43,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
             // Pipe numbers of this group's receivers, as a bit mask for the senders.
             let mut pipes = 0u64;
             for r in 0..fds {
-                let p = sp.pipe()?;
+                let p = sp.pipe(get(s, "wl.pipe_bytes") as u32)?;
                 pipes |= 1 << p;
                 sp.spawn_with(params, "recv", Some(g * fds + r), receiver, &[p as u64, fds as u64 * loops, bytes, insns])?;
             }

@@ -3,6 +3,7 @@
 //! keep the shape of the experiment in the seeds (`001`: ArceOS comparison, `004`: CFS
 //! tunables) at 0.5-3 s of emulated time (the emulator runs 100 M instructions a second).
 
+mod cyclictest;
 mod fairness;
 mod hackbench;
 mod occupy;
@@ -31,6 +32,7 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     spin::SPEC,
     sleepers::SPEC,
     hackbench::SPEC,
+    cyclictest::SPEC,
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
@@ -74,9 +76,9 @@ impl<'a> Spawner<'a> {
         self.kernel.spawn(name, index, params, entry, full).map_err(|why| ArgError::Invalid("workload", why))
     }
 
-    /// A new pipe for the workload's tasks.
-    pub fn pipe(&mut self) -> Result<usize, ArgError> {
-        self.kernel.pipes.create().ok_or(ArgError::Invalid("workload", "too many pipes (at most 32)"))
+    /// A new pipe of `capacity` bytes for the workload's tasks.
+    pub fn pipe(&mut self, capacity: u32) -> Result<usize, ArgError> {
+        self.kernel.pipes.create(capacity).ok_or(ArgError::Invalid("workload", "too many pipes (at most 32)"))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The labs, and grading one test of a lab from the run's outcome.
 
 use crate::spec::TestCase;
-use crate::{mlfq, sjf};
+use crate::{bvt, mlfq, sjf};
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -13,10 +13,11 @@ use runqueue_report::{console, trace};
 pub enum Lab {
     Sjf,
     Mlfq,
+    Bvt,
 }
 
 impl Lab {
-    pub const ALL: [Lab; 2] = [Lab::Sjf, Lab::Mlfq];
+    pub const ALL: [Lab; 3] = [Lab::Sjf, Lab::Mlfq, Lab::Bvt];
 
     pub fn parse(name: &str) -> Result<Lab, String> {
         Lab::ALL.into_iter().find(|l| l.name() == name).ok_or_else(|| {
@@ -29,6 +30,7 @@ impl Lab {
         match self {
             Lab::Sjf => "sjf",
             Lab::Mlfq => "mlfq",
+            Lab::Bvt => "bvt",
         }
     }
 
@@ -37,6 +39,7 @@ impl Lab {
         match self {
             Lab::Sjf => "lab-sjf",
             Lab::Mlfq => "lab-mlfq",
+            Lab::Bvt => "lab-bvt",
         }
     }
 
@@ -45,6 +48,7 @@ impl Lab {
         match self {
             Lab::Sjf => sjf::CHECKS,
             Lab::Mlfq => mlfq::CHECKS,
+            Lab::Bvt => bvt::CHECKS,
         }
     }
 
@@ -52,6 +56,7 @@ impl Lab {
         match self {
             Lab::Sjf => sjf::check(args, events),
             Lab::Mlfq => mlfq::check(args, events),
+            Lab::Bvt => bvt::check(args, events),
         }
     }
 }
@@ -72,6 +77,14 @@ impl Findings {
         entry.0 += 1;
         entry.1.get_or_insert(Violation { time_ns, rule, detail });
     }
+}
+
+/// Why a test whose run used up its instruction budget failed (the CLI and the page say the same).
+pub fn budget_exhausted(max_insns: u64) -> String {
+    format!(
+        "it did not shut down within the test's {max_insns} instructions: either it spins (a loop in your code?) \
+         or tasks were lost from the run queue, so the workload never ends"
+    )
 }
 
 /// How a test's run ended, as the caller (CLI or page) saw it.

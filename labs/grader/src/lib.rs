@@ -11,12 +11,13 @@
 extern crate alloc;
 
 mod args;
+mod bvt;
 pub mod lab;
 mod mlfq;
 pub mod report;
 mod sjf;
 pub mod spec;
 
-pub use lab::{Lab, Outcome, TestResult, grade_test};
+pub use lab::{Lab, Outcome, TestResult, budget_exhausted, grade_test};
 pub use report::{Visibility, gradescope_json, table};
 pub use spec::{TestCase, parse_tests};

@@ -5,6 +5,7 @@
 //! A lab file defines its `SPEC` (name `lab-<lab>`, tunables `lab.<lab>.*`) and one policy
 //! type, registered below. Nothing else in the kernel may depend on what is inside them.
 
+pub mod bvt;
 pub mod mlfq;
 pub mod sjf;
 
@@ -13,6 +14,7 @@ use super::Scheduler;
 pub enum Lab {
     Sjf(sjf::Sjf),
     Mlfq(mlfq::Mlfq),
+    Bvt(bvt::Bvt),
 }
 
 impl Lab {
@@ -20,6 +22,7 @@ impl Lab {
         match self {
             Lab::Sjf(p) => p,
             Lab::Mlfq(p) => p,
+            Lab::Bvt(p) => p,
         }
     }
 
@@ -27,6 +30,7 @@ impl Lab {
         match self {
             Lab::Sjf(p) => p,
             Lab::Mlfq(p) => p,
+            Lab::Bvt(p) => p,
         }
     }
 }

@@ -1,0 +1,94 @@
+// node --test book/figures/
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { checkLinks } from "./check-links.mjs";
+import { checkIncludes } from "./includes.mjs";
+import { anchored, compareTable, groupOf, runValues } from "./metrics.mjs";
+import { parseSpec } from "./spec.mjs";
+
+const task = (tid, name, finish, cpu, iterations) =>
+  ({ tid, name, finish_ns: finish, cpu_ns: cpu, wait_ns: finish - cpu, switches: tid * 10, iterations });
+const result = {
+  args: "sched=x workload=realtime",
+  time_ns: 1_000_000_000,
+  tasks: [task(1, "short0", 300e6, 100e6, 40), task(2, "short1", 200e6, 100e6, 10), task(3, "long", 1000e6, 800e6, 8)],
+};
+
+test("values are computed from the RESULT, per task, per group and overall", () => {
+  const v = runValues(result);
+  assert.equal(v.time_ms, "1000.0");
+  assert.equal(v.iters, "40 / 10 / 8");
+  assert.equal(v.short1_finish_ms, "200.0");
+  assert.equal(v.long_cpu_pct, "80.0");
+  assert.equal(v.short_cpu_pct, "20.0");
+  assert.equal(v.short_last_finish_ms, "300.0");
+  assert.equal(v.short_over_long, "0.30");
+  assert.equal(v.long_over_short, "3.33");
+  assert.equal(v.cpu_spread_pct, "87.5");
+  assert.equal(v.iter_spread_pct, "80.0");
+  assert.equal(v.us_per_iter, (1e9 / 58 / 1000).toFixed(1));
+  assert.match(v.table, /^\| task \| finish \(ms\)/);
+  assert.equal(v.table.split("\n").length, 2 + 3);
+});
+
+test("a RESULT without tasks is an error, not a table of NaN", () => {
+  assert.throws(() => runValues({ args: "a", time_ns: 1, tasks: [] }), /has no tasks/);
+});
+
+test("groups are names without their trailing number", () => {
+  assert.deepEqual(["short12", "long", "hog0", "task3x"].map(groupOf), ["short", "long", "hog", "task3x"]);
+});
+
+test("comparison tables take the first run's task names as columns", () => {
+  const other = { ...result, tasks: result.tasks.slice(1) };
+  const t = compareTable({ id: "t", metric: "iterations", corner: "s", rows: [["a", "one"], ["b", "two"]] },
+    new Map([["one", result], ["two", other]]));
+  assert.deepEqual(t.split("\n"), ["| s | short0 | short1 | long |", "| --- | --- | --- | --- |", "| a | 40 | 10 | 8 |", "| b |  | 10 | 8 |"]);
+  assert.throws(() => compareTable({ id: "t", metric: "speed", rows: [["a", "one"]] }, new Map([["one", result]])), /metric "speed"/);
+});
+
+test("the spec rejects duplicates, unknown keys and dangling table rows", () => {
+  const ok = { experiments: [{ id: "a.b", args: "sched=cfs" }], tables: [{ id: "t", metric: "cpu_ms", rows: [["x", "a.b"]] }] };
+  assert.equal(parseSpec(JSON.stringify(ok)).experiments.length, 1);
+  const bad = (spec, re) => assert.throws(() => parseSpec(JSON.stringify(spec)), re);
+  bad({ experiments: [ok.experiments[0], ok.experiments[0]] }, /used twice/);
+  bad({ experiments: [{ id: "a", args: "x", smp: 2 }] }, /unknown key "smp"/);
+  bad({ experiments: [{ id: "a b", args: "x" }] }, /bad experiment id/);
+  bad({ experiments: [{ id: "a", args: "" }] }, /has no args/);
+  bad({ experiments: [], tables: [{ id: "t", metric: "cpu_ms", rows: [["x", "nope"]] }] }, /no experiment "nope"/);
+  assert.throws(() => parseSpec("{"), /not valid JSON/);
+});
+
+function tempTree(files) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "figures-"));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+test("chapters may only include figures that were generated", () => {
+  const dir = tempTree({
+    "gen/run.md": anchored({ time_ms: "5.0" }),
+    "ch/a.md": "took {{#include ../generated/run.md:time_ms}} ms",
+    "ch/b.md": "{{#include ../generated/run.md:speed}} {{#include ../generated/gone.md:x}} {{#include ../generated/run.md}}",
+  });
+  const problems = checkIncludes(path.join(dir, "ch"), path.join(dir, "gen"));
+  assert.deepEqual(problems, [
+    'b.md: run.md has no figure "speed"',
+    "b.md: gone.md does not exist",
+    "b.md: run.md is included whole; name an anchor",
+  ]);
+});
+
+test("the link checker finds missing pages and fragments, and ignores external links", () => {
+  const dir = tempTree({
+    "a.html": '<h1 id="top"></h1><a href="b.html#x"></a><a href="b.html#nope"></a><a href="c.html"></a><a href="https://e.org/"></a><a href="#top"></a>',
+    "b.html": '<p id="x"></p>',
+  });
+  assert.deepEqual(checkLinks(dir), ["a.html: b.html#nope names no element on its page", "a.html: c.html does not exist"]);
+});

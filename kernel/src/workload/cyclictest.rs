@@ -1,0 +1,85 @@
+//! `cyclictest` (rt-tests, seeds 000 and 003): a measuring thread sleeps to absolute
+//! deadlines `interval` apart and records how late it wakes (timer wakeup latency), under a
+//! chosen load: fair tasks that work and briefly sleep, each unit optionally a
+//! non-preemptible section of `wl.hold_us`. `wl.isolate=1` keeps the load off hart 0, where
+//! the measuring thread is pinned (the isolcpus idea of seed 003; needs smp=2 or more).
+
+use super::{Spawner, WorkloadSpec, get};
+use crate::args::{ArgError, Kind, Settings, Tunable};
+use crate::dispatch::{iteration_done, latency_sample, nopreempt, now_ns, sleep_ns};
+use crate::task::{Args, Class, Params};
+use crate::work::spin;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+/// The load stops when the measuring thread is done.
+static MEASURING: AtomicBool = AtomicBool::new(false);
+
+pub const SPEC: WorkloadSpec = WorkloadSpec {
+    name: "cyclictest",
+    help: "a periodic thread measuring its wakeup latency (min/avg/max, histogram) under load",
+    tunables: &[
+        Tunable { name: "wl.interval_us", kind: Kind::Int { min: 100, max: 1_000_000 }, default: "1000", unit: "us", help: "period of the measuring thread (cyclictest -i)" },
+        Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 1_000_000 }, default: "1000", unit: "samples", help: "wakeups to measure (cyclictest -l)" },
+        Tunable { name: "wl.policy", kind: Kind::Choice(&["fifo", "rr", "fair"]), default: "fifo", unit: "", help: "the measuring thread's policy (cyclictest --policy)" },
+        Tunable { name: "wl.prio", kind: Kind::Int { min: 1, max: 99 }, default: "80", unit: "", help: "its real-time priority (cyclictest -p)" },
+        Tunable { name: "wl.load", kind: Kind::Int { min: 0, max: 32 }, default: "8", unit: "tasks", help: "fair load tasks" },
+        Tunable { name: "wl.load_work_us", kind: Kind::Int { min: 1, max: 1_000_000 }, default: "2000", unit: "us", help: "each load task's work per unit" },
+        Tunable { name: "wl.load_sleep_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "100", unit: "us", help: "each load task's sleep after a unit (0: a pure CPU hog)" },
+        Tunable { name: "wl.hold_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "if not 0, each load unit starts with a non-preemptible section this long" },
+        Tunable { name: "wl.isolate", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "1: pin the measuring thread to hart 0 and keep the load off it (isolcpus)" },
+    ],
+    spawn: |s: &Settings, sp: &mut Spawner| {
+        let isolate = get(s, "wl.isolate") == 1;
+        if isolate && s.smp() < 2 {
+            return Err(ArgError::Invalid("wl.isolate", "keeping the load off the measuring hart needs smp=2 or more"));
+        }
+        let prio = get(s, "wl.prio") as u8;
+        let class = match s.int("wl.policy") {
+            0 => Class::Fifo(prio),
+            1 => Class::Rr(prio),
+            _ => Class::Fair,
+        };
+        let (hart0, others) = if isolate { (1, !1) } else { (0, 0) };
+        MEASURING.store(true, Ordering::Relaxed);
+        let measure = Params { class, harts: hart0, ..Params::FAIR };
+        sp.spawn_with(measure, "cyclic", None, measuring, &[get(s, "wl.interval_us") * 1000, get(s, "wl.loops")])?;
+        let load = Params { harts: others, ..Params::FAIR };
+        let args = [get(s, "wl.load_work_us") * 1000, get(s, "wl.load_sleep_us") * 1000, get(s, "wl.hold_us") * 1000];
+        for i in 0..get(s, "wl.load") as usize {
+            sp.spawn_with(load, "load", Some(i), loader, &args)?;
+        }
+        Ok(())
+    },
+};
+
+/// cyclictest's loop: sleep to the next absolute deadline, note how late the wakeup was.
+fn measuring([interval, loops, ..]: Args) {
+    let mut next = now_ns() + interval;
+    for _ in 0..loops {
+        let now = now_ns();
+        if next > now {
+            sleep_ns(next - now);
+        }
+        latency_sample(now_ns().saturating_sub(next));
+        iteration_done();
+        next += interval;
+    }
+    MEASURING.store(false, Ordering::Relaxed);
+}
+
+/// The emulator runs 100 instructions per microsecond: one per 10 ns.
+const NS_PER_INSN: u64 = 10;
+
+fn loader([work_ns, sleep, hold_ns, ..]: Args) {
+    while MEASURING.load(Ordering::Relaxed) {
+        let held = hold_ns.min(work_ns);
+        if held > 0 {
+            nopreempt(held, || spin(1000));
+        }
+        spin((work_ns - held) / NS_PER_INSN);
+        if sleep > 0 {
+            sleep_ns(sleep);
+        }
+        iteration_done();
+    }
+}

@@ -1,0 +1,1 @@
+../../kernel/src/sched/lab/bvt.rs
