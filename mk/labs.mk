@@ -6,6 +6,7 @@
 LAB ?= sjf
 SOLUTION ?= labs/$(LAB)/solution.rs
 BUNDLE_DIR := target/gradescope/$(LAB)
+BUNDLE_ZIP = $(BUNDLE_DIR).zip
 
 .PHONY: grade test-labs gradescope-bundle gradescope-check
 
@@ -27,11 +28,18 @@ gradescope-bundle: build
 	cp -r labs/$(LAB)/tests $(BUNDLE_DIR)/source/labs/$(LAB)/
 	cp -L labs/$(LAB)/skeleton.rs $(BUNDLE_DIR)/source/labs/$(LAB)/
 	$(if $(HIDDEN),cp -r $(HIDDEN) $(BUNDLE_DIR)/source/hidden)
-	cd $(BUNDLE_DIR) && rm -f ../$(LAB).zip && zip -qr ../$(LAB).zip setup.sh run_autograder source
-	@echo "bundle: target/gradescope/$(LAB).zip"
+	cd $(BUNDLE_DIR) && rm -f $(abspath $(BUNDLE_ZIP)) && zip -qr $(abspath $(BUNDLE_ZIP)) setup.sh run_autograder source
+	@echo "bundle: $(BUNDLE_ZIP)"
 
 # Unpacks the bundle into a fresh directory laid out like /autograder and grades SOLUTION.
 gradescope-check: gradescope-bundle
 	@d=$$(mktemp -d) && mkdir -p $$d/submission && cp $(SOLUTION) $$d/submission/$(LAB).rs && \
-	  unzip -q target/gradescope/$(LAB).zip -d $$d && \
+	  unzip -q $(BUNDLE_ZIP) -d $$d && \
 	  AUTOGRADER=$$d bash $$d/run_autograder && cat $$d/results/results.json && rm -rf $$d
+
+# The page's grading widget (book/widget/grade.js) fetches runqueue/labs/<lab>.tests, every
+# tests file of the lab in one; web-build (mk/web.mk) runs this once it has laid out the site.
+define copy-lab-tests
+	mkdir -p $(WEB_SITE)/labs
+	for d in labs/*/tests; do lab=$${d#labs/}; cat $$d/*.tests > $(WEB_SITE)/labs/$${lab%/tests}.tests; done
+endef

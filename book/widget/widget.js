@@ -72,6 +72,11 @@ function fixSidebarToggle() {
   document.getElementById("mdbook-sidebar-toggle")?.setAttribute("role", "button");
 }
 
+// The lab chapters' grading widgets live in grade.js, loaded only where a page has one.
+function mountGrading() {
+  if (document.querySelector(".rq-grade")) import("./grade.js").then((m) => m.mount());
+}
+
 fixSidebarToggle();
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
-else mount();
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => { mount(); mountGrading(); });
+else { mount(); mountGrading(); }

@@ -100,6 +100,7 @@ impl Kernel {
         if allowed == 0 {
             return Err("a task may run on no hart this run has (check smp=)");
         }
+        self.policy.admit(&params.class)?;
         self.count = tid;
         self.live += 1;
         let now = self.clock();
@@ -128,6 +129,9 @@ impl Kernel {
 
     /// Emits a `state` event if the policy's milestone for `tid` changed since the last one.
     fn note_milestone(&mut self, tid: Tid, now: u64) {
+        if !trace::enabled() {
+            return;
+        }
         let hash = self.milestone_hash(tid);
         if hash != self.milestone[tid] {
             self.milestone[tid] = hash;
@@ -476,6 +480,15 @@ pub fn latency_sample(ns: u64) {
     let now = k.clock();
     trace::event(now, "mark", tid, |l| {
         l.field("lat", ns);
+    });
+}
+
+/// A workload's own event: `mark <tid> <key>=<value>`.
+pub fn mark(key: &str, value: u64) {
+    let mut k = KERNEL.lock();
+    let now = k.clock();
+    trace::event(now, "mark", hart::this().running.get(), |l| {
+        l.field(key, value);
     });
 }
 

@@ -19,6 +19,11 @@ pub fn configure(on: bool, device: bool) {
     DEVICE.store(device, Ordering::Relaxed);
 }
 
+/// Whether events are being emitted (callers skip work that only feeds the trace).
+pub fn enabled() -> bool {
+    ON.load(Ordering::Relaxed)
+}
+
 /// Emits one event. `fields` appends ` key=value` pairs. Call with interrupts off (the
 /// buffer belongs to this hart and a trap must not start another line in it).
 pub fn event(now: u64, kind: &str, tid: usize, fields: impl FnOnce(&mut Line)) {

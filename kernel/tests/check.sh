@@ -35,9 +35,10 @@ declare -A small=(
   [fairness-equal]="wl.units=10" [fairness-unequal]="wl.run_ms=50" [yield-speed]="wl.units=200"
   [realtime]="wl.short_units=50,10,20,50 wl.long_units=2" [occupy]="wl.short_units=300 wl.long_units=3"
   [spin]="wl.run_ms=50" [intr]="wl.run_ms=50"
+  [hackbench]="wl.loops=10 wl.hog=1" [cyclictest]="wl.loops=50" [deadline]="wl.run_ms=50"
 )
 for smp in 1 4; do
-  for sched in fifo rr cfs sjf mlfq; do
+  for sched in fifo rr cfs sjf mlfq bvt eevdf; do
     for wl in "${!small[@]}"; do
       args="sched=$sched workload=$wl smp=$smp trace=off ${small[$wl]}"
       out=$(boot "$smp" "$args"); rc=$?
@@ -66,6 +67,9 @@ bad "workload=spin wl.units=3" "unknown argument 'wl.units'.*spin's: wl.tasks, w
 bad "smp=2" "smp=2 but the machine has 1 hart"
 bad "seed=1 seed=2" "argument 'seed' given twice"
 bad "sched=cfs verbose" "argument 'verbose' is not NAME=VALUE"
+bad "workload=deadline wl.runtime_us=3000,3850" "total bandwidth .* exceeds"
+bad "workload=cyclictest wl.isolate=1" "wl.isolate: .*needs smp=2"
+bad "workload=spin harts=2" "a task may run on no hart"
 
 # The catalog: one line, every scheduler and workload, exit 0.
 out=$(boot 1 "catalog"); rc=$?

@@ -301,6 +301,44 @@ pub fn bvt_within_csa(events: &[Event], csa_ns: i64, grace_ns: u64) -> Result<()
     Ok(())
 }
 
+/// SCHED_DEADLINE's budget: each deadline task runs at most its runtime (from `runtime_ns`,
+/// by tid) plus `slack_ns` per server period, i.e. while its scheduling deadline (`dl=` on
+/// `in`, `wake` and `state` events) keeps one value.
+pub fn dl_within_budget(events: &[Event], runtime_ns: &BTreeMap<u32, u64>, slack_ns: u64) -> Result<(), Violation> {
+    let mut deadline: BTreeMap<u32, i64> = BTreeMap::new();
+    // Running deadline tasks: since when their current stint has been counted.
+    let mut counted_from: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut used: BTreeMap<(u32, i64), u64> = BTreeMap::new();
+    for e in by_time(events) {
+        let Some(&budget) = runtime_ns.get(&e.tid) else { continue };
+        if let (Some(from), Some(&dl)) = (counted_from.get(&e.tid).copied(), deadline.get(&e.tid)) {
+            let total = used.entry((e.tid, dl)).or_insert(0);
+            *total += e.time_ns - from;
+            if *total > budget + slack_ns {
+                return Err(Violation {
+                    time_ns: e.time_ns,
+                    rule: "deadline task over budget",
+                    detail: format!("task {} ran {} ns before its deadline {dl}, more than its runtime {budget}", e.tid, *total),
+                });
+            }
+            counted_from.insert(e.tid, e.time_ns);
+        }
+        if let Some(dl) = e.num("dl") {
+            deadline.insert(e.tid, dl);
+        }
+        match e.kind {
+            Kind::In => {
+                counted_from.insert(e.tid, e.time_ns);
+            }
+            Kind::Out => {
+                counted_from.remove(&e.tid);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,5 +398,16 @@ mod tests {
         let stays = good.replace("T 20 0 out 1 why=preempt ran=20\nT 20 0 in 2 evt=0\n", "T 30 0 state 1 evt=30\n");
         let v = bvt_within_csa(&parse(&stays).unwrap(), 15, 5).unwrap_err();
         assert_eq!((v.rule, v.time_ns), ("BVT ran past the switch allowance", 30));
+    }
+    #[test]
+    fn a_deadline_task_over_its_budget_is_caught() {
+        let budget: BTreeMap<u32, u64> = [(1, 100)].into_iter().collect();
+        let good = "T 0 0 new 1 class=dl dl=1000\nT 0 0 in 1 dl=1000\nT 90 0 out 1 why=sleep ran=90\n\
+            T 1000 0 wake 1 dl=2000\nT 1000 0 in 1 dl=2000\nT 1100 0 out 1 why=exit ran=100\n";
+        assert_eq!(dl_within_budget(&parse(good).unwrap(), &budget, 0), Ok(()));
+        // Running on past the budget within one deadline, even across a switch.
+        let over = good.replace("T 1000 0 wake 1 dl=2000\nT 1000 0 in 1 dl=2000", "T 500 0 wake 1\nT 500 0 in 1");
+        let v = dl_within_budget(&parse(&over).unwrap(), &budget, 0).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("deadline task over budget", 1100));
     }
 }

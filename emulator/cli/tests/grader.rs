@@ -168,6 +168,12 @@ fn the_skeleton_fails_clearly() {
     let results = grade_file("mlfq", &root().join("labs/mlfq/skeleton.rs"));
     let out = test(&results, "mlfq-allotment")["output"].as_str().unwrap().to_string();
     assert!(out.contains("is not written yet"), "{out}");
+    let results = grade_file("bvt", &root().join("labs/bvt/skeleton.rs"));
+    let out = test(&results, "bvt-placement")["output"].as_str().unwrap().to_string();
+    assert!(out.contains("lab-bvt: place() is not written yet"), "{out}");
+    // The skeleton runs with warp ignored, and the grader says so.
+    let out = test(&results, "bvt-share")["output"].as_str().unwrap().to_string();
+    assert!(out.contains("- warp 2000000) was ready"), "{out}");
 }
 
 #[test]

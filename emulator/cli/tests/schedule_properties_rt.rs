@@ -88,3 +88,20 @@ fn bvt_never_runs_a_task_past_the_switch_allowance() {
         props::bvt_within_csa(&run.events, csa * 1000, TICK_SLACK_NS).unwrap_or_else(|v| panic!("{append}: {v}"));
     }
 }
+
+/// sched-deadline.rst: "each task runs for at most its runtime every period" (CBS). Checked
+/// per server period, with one tick of slack: the kernel notices a spent budget at a tick.
+#[test]
+fn deadline_tasks_never_exceed_their_budget_per_period() {
+    for setup in ["", "wl.period_us=4000,6000,10000 wl.runtime_us=1000,2000,2000 wl.work_pct=100 smp=2", "wl.work_pct=100 rt.runtime_us=-1"] {
+        let append = format!("sched=cfs workload=deadline {setup}");
+        let run = kernel(&append);
+        let budgets = run
+            .events
+            .iter()
+            .filter(|e| e.get("class") == Some("dl"))
+            .map(|e| (e.tid, e.num("left").expect("a deadline task's new event shows its runtime") as u64))
+            .collect();
+        props::dl_within_budget(&run.events, &budgets, TICK_SLACK_NS).unwrap_or_else(|v| panic!("{append}: {v}"));
+    }
+}

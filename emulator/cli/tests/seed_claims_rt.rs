@@ -23,7 +23,7 @@ fn hackbench_bvt_epsilon_placement_is_slow_and_the_fix_restores_cfs() {
     let epsilon = hackbench_ns(&kernel(&format!("sched=bvt bvt.placement=epsilon wl.warp_us=100 {PING_PONG}")));
     let fixed = hackbench_ns(&kernel(&format!("sched=bvt bvt.placement=fixed wl.warp_us=100 {PING_PONG}")));
     assert!(epsilon as f64 > 1.6 * cfs as f64, "epsilon placement {epsilon} ns is not clearly slower than cfs {cfs} ns");
-    assert!((fixed as f64) < 1.3 * cfs as f64, "fixed placement {fixed} ns, cfs {cfs} ns");
+    assert!((fixed as f64) < 1.15 * cfs as f64, "fixed placement {fixed} ns, cfs {cfs} ns");
 }
 
 /// The measuring thread's worst wakeup latency, in ns.
@@ -63,13 +63,15 @@ fn cyclictest_max_latency_grows_by_the_non_preemptible_section() {
 fn cyclictest_isolating_the_measuring_hart_drops_the_max_latency() {
     let shared = max_latency("smp=2 wl.policy=fifo wl.hold_us=500");
     let isolated = max_latency("smp=2 wl.policy=fifo wl.hold_us=500 wl.isolate=1");
-    assert!(isolated * 5 < shared, "max latency with the load on every hart {shared} ns, kept off {isolated} ns");
+    // Not 5x: a rare wakeup still crosses harts (see docs/kernel.md, known issues).
+    assert!(isolated * 3 < shared, "max latency with the load on every hart {shared} ns, kept off {isolated} ns");
 }
 
 /// The sleeper's share of the CPU in `sched=... workload=intr` with one 50 % sleeper (works
-/// 1 ms, sleeps 1 ms) against one task that never sleeps.
+/// 1.5 ms, sleeps 1.5 ms: well inside CFS's sleeper credit of latency/2 = 3 ms) against one
+/// task that never sleeps.
 fn sleeper_share(sched: &str) -> f64 {
-    let cpu = kernel(&format!("sched={sched} workload=intr wl.tasks=1 wl.hogs=1 wl.work_us=1000 wl.sleep_us=1000")).cpu();
+    let cpu = kernel(&format!("sched={sched} workload=intr wl.tasks=1 wl.hogs=1 wl.work_us=1500 wl.sleep_us=1500")).cpu();
     cpu[0] as f64 / (cpu[0] + cpu[1]) as f64
 }
 
@@ -81,5 +83,26 @@ fn eevdf_gives_a_half_sleeper_a_third_where_cfs_gives_half() {
     let cfs = sleeper_share("cfs");
     let eevdf = sleeper_share("eevdf");
     assert!((cfs - 0.5).abs() < 0.05, "cfs: the sleeper had {:.0}% of the CPU", cfs * 100.0);
-    assert!((eevdf - 1.0 / 3.0).abs() < 0.05, "eevdf: the sleeper had {:.0}% of the CPU", eevdf * 100.0);
+    // Ticks (1 ms) quantise EEVDF's 0.75 ms slices, which leaves the sleeper a little more.
+    assert!(eevdf > 0.28 && eevdf < 0.42, "eevdf: the sleeper had {:.0}% of the CPU", eevdf * 100.0);
+}
+
+/// Jobs done by their deadline and jobs late, per task, in `workload=deadline`.
+fn deadline_jobs(append: &str) -> (Vec<u64>, usize) {
+    let run = kernel(&format!("workload=deadline {append}"));
+    let misses = run.events.iter().filter(|e| e.get("miss").is_some()).count();
+    (run.iterations(), misses)
+}
+
+/// Liu and Layland (the book's EDF section, sched-deadline.rst): "EDF schedules any task set
+/// with utilisation up to 1 on one CPU; fixed priorities only up to the rate-monotonic bound".
+/// Two tasks, C/T = 2/5 and 3.85/7 (U = 0.95 > 0.83).
+#[test]
+fn edf_meets_every_deadline_that_fixed_priorities_miss() {
+    let (edf, edf_misses) = deadline_jobs("wl.class=edf");
+    let (rm, rm_misses) = deadline_jobs("wl.class=rm");
+    // 1000 ms of jobs every 5 ms and every 7 ms.
+    assert_eq!(edf, [200, 143], "EDF: jobs met {edf:?}, {edf_misses} missed");
+    assert_eq!(edf_misses, 0);
+    assert!(rm_misses > 0 && rm[1] < 143, "rate-monotonic: jobs met {rm:?}, {rm_misses} missed");
 }

@@ -1,40 +1,55 @@
-//! The class layer (Linux's `sched_class` chain): real-time tasks run before fair ones,
-//! whatever the fair policy `sched=` chose. Each task belongs to the class its `Class` names;
+//! The class layer (Linux's `sched_class` chain): deadline tasks run before real-time ones,
+//! which run before fair ones, whatever the fair policy `sched=` chose. Each task belongs to the class its `Class` names;
 //! the layer routes every call to that class, picks from the highest class with a runnable
 //! task, and preempts a task when a higher class has work for its hart.
 
+use super::deadline::Deadline;
 use super::rt::Rt;
 use super::{Enqueue, Policy, Scheduler, fifo::Fifo};
 use crate::args::Settings;
 use crate::line::Line;
-use crate::task::{MAX_TASKS, State, Task, Tid};
+use crate::task::{Class, MAX_TASKS, State, Task, Tid};
 
 pub struct Classes {
     fair: Policy,
     rt: Rt,
+    dl: Deadline,
     /// Each task's class rank (`Class::rank`), recorded when it is created.
     rank: [u8; MAX_TASKS],
+    /// Whether any task of each rank exists: most runs are all fair, and then the checks on
+    /// every tick for higher classes cost nothing.
+    present: [bool; 3],
 }
 
 impl Classes {
     /// Before the command line is read: no tasks exist yet.
-    pub const EMPTY: Classes = Classes { fair: Policy::Fifo(Fifo::new()), rt: Rt::EMPTY, rank: [0; MAX_TASKS] };
+    pub const EMPTY: Classes = Classes { fair: Policy::Fifo(Fifo::new()), rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3] };
 
     pub fn new(fair: Policy, s: &Settings) -> Classes {
-        Classes { fair, rt: Rt::new(s), rank: [0; MAX_TASKS] }
+        // Deadline tasks may reserve the RT share of every hart (all of it without throttling).
+        let (runtime, period) = (s.int("rt.runtime_us"), s.int("rt.period_us"));
+        let share_ppm = if runtime < 0 { 1_000_000 } else { (runtime * 1_000_000 / period).min(1_000_000) as u64 };
+        Classes { fair, rt: Rt::new(s), dl: Deadline::new(share_ppm * s.smp() as u64), rank: [0; MAX_TASKS], present: [false; 3] }
+    }
+
+    /// Admission control: `Err` says why a task of `class` cannot join.
+    pub fn admit(&mut self, class: &Class) -> Result<(), &'static str> {
+        self.dl.admit(class)
     }
 
     fn of(&mut self, tid: Tid) -> &mut dyn Scheduler {
         match self.rank[tid] {
             0 => self.fair.get(),
-            _ => &mut self.rt,
+            1 => &mut self.rt,
+            _ => &mut self.dl,
         }
     }
 
     fn view_of(&self, tid: Tid) -> &dyn Scheduler {
         match self.rank[tid] {
             0 => self.fair.view(),
-            _ => &self.rt,
+            1 => &self.rt,
+            _ => &self.dl,
         }
     }
 }
@@ -43,12 +58,15 @@ impl Scheduler for Classes {
     fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64) {
         if why == Enqueue::New {
             self.rank[task.tid] = task.class.rank();
+            self.present[self.rank[task.tid] as usize] = true;
         }
         self.of(task.tid).enqueue(task, why, now);
     }
 
     fn pick_next(&mut self, hart: usize, now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
-        self.rt.pick_next(hart, now, allowed).or_else(|| self.fair.get().pick_next(hart, now, allowed))
+        let dl = if self.present[2] { self.dl.pick_next(hart, now, allowed) } else { None };
+        let rt = || if self.present[1] { self.rt.pick_next(hart, now, allowed) } else { None };
+        dl.or_else(rt).or_else(|| self.fair.get().pick_next(hart, now, allowed))
     }
 
     fn charge(&mut self, task: &Task, ran_ns: u64, now: u64) {
@@ -58,16 +76,18 @@ impl Scheduler for Classes {
         self.of(task.tid).charge(task, ran_ns, now);
     }
 
-    /// The running task's class decides, except that a fair task always gives way to a
-    /// real-time task waiting for its hart (one that woke without an IPI, or whose class was
-    /// throttled until now).
+    /// The running task's class decides, except that a task always gives way to a higher
+    /// class's task waiting for its hart (one that woke without an IPI, was throttled until
+    /// now, or was replenished).
     fn tick(&mut self, current: &Task, now: u64) -> bool {
         let own = self.of(current.tid).tick(current, now);
         let hart = match current.state {
             State::Running(h) => h,
             _ => 0,
         };
-        own || (self.rank[current.tid] == 0 && self.rt.ready(hart, now, 0))
+        let rank = self.rank[current.tid];
+        own || (rank < 2 && self.present[2] && self.dl.ready(hart, now, u64::MAX))
+            || (rank == 0 && self.present[1] && self.rt.ready(hart, now, 0))
     }
 
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {

@@ -10,6 +10,7 @@
 pub mod bvt;
 pub mod cfs;
 pub mod class;
+pub mod deadline;
 pub mod eevdf;
 pub mod fifo;
 pub mod lab;
@@ -107,7 +108,7 @@ impl Policy {
     }
 }
 
-pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, bvt::SPEC, eevdf::SPEC, sjf::SPEC, mlfq::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC, lab::bvt::SPEC];
+pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, sjf::SPEC, mlfq::SPEC, bvt::SPEC, eevdf::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC, lab::bvt::SPEC];
 
 /// Milliseconds from a tunable, in ns.
 pub fn ms(settings: &Settings, name: &str) -> u64 {

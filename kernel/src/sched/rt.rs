@@ -99,7 +99,7 @@ impl Scheduler for Rt {
             (self.prio[tid], self.rr[tid]) = match task.class {
                 Class::Fifo(p) => (p, false),
                 Class::Rr(p) => (p, true),
-                Class::Fair => (1, false),
+                Class::Fair | Class::Deadline { .. } => (1, false),
             };
             self.allowed[tid] = task.allowed;
             self.quantum_left[tid] = self.rr_slice;

@@ -24,7 +24,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     tunables: &[
         Tunable { name: "wl.groups", kind: Kind::Int { min: 1, max: 8 }, default: "2", unit: "groups", help: "groups of senders and receivers (hackbench -g)" },
         Tunable { name: "wl.fds", kind: Kind::Int { min: 1, max: MAX_FDS as i64 }, default: "5", unit: "pairs", help: "senders and receivers per group (hackbench -f)" },
-        Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 100_000 }, default: "100", unit: "messages", help: "messages each sender sends each receiver of its group (hackbench -l)" },
+        Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 100_000 }, default: "200", unit: "messages", help: "messages each sender sends each receiver of its group (hackbench -l)" },
         Tunable { name: "wl.msg_bytes", kind: Kind::Int { min: 1, max: pipe::PIPE_BUF as i64 }, default: "100", unit: "bytes", help: "message size (hackbench -s)" },
         Tunable { name: "wl.msg_insns", kind: Kind::Int { min: 0, max: 10_000_000 }, default: "2000", unit: "instructions", help: "work to make and to take each message (a system call's cost)" },
         Tunable { name: "wl.pipe_bytes", kind: Kind::Int { min: pipe::PIPE_BUF as i64, max: 1 << 20 }, default: "65536", unit: "bytes", help: "capacity of each pipe (Linux: 65536); a full pipe blocks its senders" },
@@ -34,7 +34,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     spawn: |s: &Settings, sp: &mut Spawner| {
         let (groups, fds) = (get(s, "wl.groups") as usize, get(s, "wl.fds") as usize);
         if groups * fds * 2 + get(s, "wl.hog") as usize > 63 || groups * fds > pipe::MAX_PIPES {
-            return Err(crate::args::ArgError::Invalid("wl.groups", "groups x fds must stay within 16 (pipes and the 63-task table)"));
+            return Err(crate::args::ArgError::Invalid("wl.groups", "groups x fds must be at most 31 (a sender and a receiver per pair, 63 tasks in all)"));
         }
         let (loops, bytes, insns) = (get(s, "wl.loops"), get(s, "wl.msg_bytes"), get(s, "wl.msg_insns"));
         let params = Params { warp_ns: get(s, "wl.warp_us") * 1000, ..Params::FAIR };

@@ -4,6 +4,7 @@
 //! tunables) at 0.5-3 s of emulated time (the emulator runs 100 M instructions a second).
 
 mod cyclictest;
+mod deadline;
 mod fairness;
 mod hackbench;
 mod occupy;
@@ -33,6 +34,7 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     sleepers::SPEC,
     hackbench::SPEC,
     cyclictest::SPEC,
+    deadline::SPEC,
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on

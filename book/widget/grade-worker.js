@@ -1,0 +1,61 @@
+// The lab grader's thread: boots the student's kernel once per public test, with the test's
+// arguments and instruction budget, and records each run in a wasm `Grading`, which scores it
+// with the same code as `runqueue grade` (docs/labs.md). Protocol:
+//   page -> worker: {type: "grade", elf: ArrayBuffer, lab, tests: text of the lab's tests}
+//   worker -> page: {type: "test", index, count, name}    (a test starts)
+//                   {type: "done", table, results}        (the CLI's table, results.json)
+//                   {type: "error", message}              (no grade: not an ELF, bad tests)
+
+import init, { Grading, Session, Status } from "../pkg/runqueue_wasm.js";
+
+// Instructions per Session.run call.
+const SLICE = 20_000_000;
+const ready = init();
+
+// Runs test `i` to its end and records it; false when the file cannot be booted at all.
+function runTest(grading, elf, i) {
+  let session;
+  try {
+    session = new Session(elf, 1, grading.bootargs(i));
+  } catch (e) {
+    postMessage({ type: "error", message: `this file is not a kernel the grader can boot (${e.message ?? e}). ` +
+      "Drop the ELF that `make kernel` builds: target/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel." });
+    return false;
+  }
+  try {
+    const max = grading.max_insns(i);
+    let status = Status.Budget;
+    while (status === Status.Budget && session.instret() < max) {
+      status = session.run(Math.min(SLICE, max - session.instret()));
+    }
+    if (status === Status.Exit) grading.finished(i, session.exit_code(), session.console_text(), session.trace_text());
+    else if (status === Status.Fault) grading.faulted(i, session.fault());
+    else grading.out_of_budget(i);
+  } finally {
+    session.free(); // each machine holds 128 MiB of wasm memory
+  }
+  return true;
+}
+
+async function grade({ elf, lab, tests }) {
+  await ready;
+  let grading;
+  try {
+    grading = new Grading(lab, tests);
+  } catch (e) {
+    return postMessage({ type: "error", message: String(e.message ?? e) });
+  }
+  const bytes = new Uint8Array(elf);
+  const count = grading.count();
+  for (let i = 0; i < count; i++) {
+    postMessage({ type: "test", index: i, count, name: grading.name(i) });
+    if (!runTest(grading, bytes, i)) return grading.free();
+  }
+  postMessage({ type: "done", table: grading.table(), results: grading.results_json() });
+  grading.free();
+}
+
+onmessage = ({ data }) => {
+  if (data?.type !== "grade") return postMessage({ type: "error", message: `unknown request ${JSON.stringify(data?.type)}` });
+  grade(data).catch((e) => postMessage({ type: "error", message: `grader error: ${e.message ?? e}` }));
+};

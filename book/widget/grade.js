@@ -1,0 +1,119 @@
+// The lab chapters' grading widget: `<div class="rq-grade" data-lab="sjf"></div>` becomes a
+// drop zone for the student's built kernel ELF. Dropping (or choosing) a file runs the lab's
+// public tests in a Worker (grade-worker.js) with the same checks as `runqueue grade`, and
+// shows the same table. State is mirrored in `globalThis.runqueueGrade` for the tests.
+
+const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
+const WORKER_URL = new URL("./grade-worker.js", import.meta.url);
+const KERNEL_PATH = "target/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel";
+
+function element(tag, props = {}, children = []) {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+}
+
+class GradeWidget {
+  constructor(host, index) {
+    this.lab = host.dataset.lab;
+    this.state = "idle"; // idle | running | done | error
+    this.table = "";
+    this.results = null;
+    this.error = null;
+    const id = `rq-grade-file-${index}`;
+    this.input = element("input", { type: "file", id });
+    this.input.addEventListener("change", () => this.input.files[0] && this.grade(this.input.files[0]));
+    const label = element("label", { htmlFor: id, textContent: `Choose your built kernel to grade the ${this.lab} lab` });
+    this.zone = element("div", { className: "rq-grade-zone" }, [
+      element("p", {}, [`Build the kernel with your file in the slot (`, element("code", { textContent: "make kernel" }),
+        `), then drop `, element("code", { textContent: KERNEL_PATH }), ` here, or:`]),
+      label, " ", this.input,
+    ]);
+    for (const type of ["dragenter", "dragover"]) {
+      this.zone.addEventListener(type, (e) => { e.preventDefault(); this.zone.classList.add("rq-grade-over"); });
+    }
+    this.zone.addEventListener("dragleave", () => this.zone.classList.remove("rq-grade-over"));
+    this.zone.addEventListener("drop", (e) => {
+      e.preventDefault();
+      this.zone.classList.remove("rq-grade-over");
+      const file = e.dataTransfer?.files?.[0];
+      if (file) this.grade(file);
+    });
+    this.status = element("p", { className: "rq-status", role: "status" });
+    this.output = element("pre", { className: "rq-grade-table", hidden: true, tabIndex: 0 });
+    this.download = element("a", { textContent: "Download results.json", download: `${this.lab}-results.json`, hidden: true });
+    host.replaceChildren(element("div", { className: "rq-widget rq-grade-widget" }, [this.zone, this.status, this.output, this.download]));
+    this.host = host;
+  }
+
+  show(state, { status = "", table = "", error = null } = {}) {
+    this.state = state;
+    this.status.textContent = status;
+    this.status.className = error ? "rq-status rq-alert" : "rq-status";
+    this.error = error;
+    this.output.textContent = table;
+    this.output.hidden = !table;
+  }
+
+  async grade(file) {
+    if (this.state === "running") return;
+    this.worker?.terminate();
+    this.download.hidden = true;
+    this.show("running", { status: `Reading ${file.name}…` });
+    let tests;
+    try {
+      const response = await fetch(new URL(`labs/${this.lab}.tests`, ASSETS));
+      if (!response.ok) throw new Error(`the ${this.lab} lab's tests could not be loaded (HTTP ${response.status})`);
+      tests = await response.text();
+    } catch (e) {
+      return this.fail(e.message ?? String(e));
+    }
+    const elf = await file.arrayBuffer();
+    this.worker = new Worker(WORKER_URL, { type: "module" });
+    this.worker.onerror = (e) => this.fail(`the grader could not start: ${e.message ?? "worker error"}`);
+    this.worker.onmessage = ({ data }) => this.receive(data, file.name);
+    this.worker.postMessage({ type: "grade", elf, lab: this.lab, tests }, [elf]);
+  }
+
+  receive(msg, fileName) {
+    if (msg.type === "test") {
+      this.show("running", { status: `Grading ${fileName}: test ${msg.index + 1} of ${msg.count}, ${msg.name}…` });
+    } else if (msg.type === "done") {
+      this.results = JSON.parse(msg.results);
+      this.table = msg.table;
+      const { score, tests } = this.results;
+      const max = tests.reduce((sum, t) => sum + t.max_score, 0);
+      this.show("done", { status: `${fileName}: ${score}/${max} points.`, table: msg.table });
+      URL.revokeObjectURL(this.download.href);
+      this.download.href = URL.createObjectURL(new Blob([msg.results], { type: "application/json" }));
+      this.download.hidden = false;
+      this.stop();
+    } else {
+      this.fail(msg.message);
+    }
+  }
+
+  fail(message) {
+    this.show("error", { status: `Not graded: ${message}`, error: message });
+    this.stop();
+  }
+
+  stop() {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}
+
+export function mount() {
+  const hosts = [...document.querySelectorAll(".rq-grade[data-lab]")];
+  if (document.querySelector('meta[name="robots"][content="noindex"]')) {
+    for (const host of hosts) {
+      const note = element("em", { textContent: `Grading widget for the ${host.dataset.lab} lab: open this chapter in a browser to use it.` });
+      host.replaceChildren(element("p", {}, [note]));
+    }
+    return;
+  }
+  const link = element("link", { rel: "stylesheet", href: new URL("grade.css", import.meta.url).href });
+  document.head.append(link);
+  globalThis.runqueueGrade = { widgets: hosts.map((host, i) => new GradeWidget(host, i)) };
+}

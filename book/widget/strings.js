@@ -1,0 +1,178 @@
+// Every piece of text the widget shows, in each edition's language: one table, so a missing
+// translation is a failing unit test rather than an English word on a Chinese page. Values are
+// strings or functions of the named parts that vary. Pure (no DOM), also loaded by the Worker.
+
+const en = {
+  printNote: (args) => `Interactive experiment (${args}): open this chapter in a browser to run it.`,
+  cannotStart: (why) => `This experiment cannot start: ${why}`,
+  catalogHttp: (status) => `the kernel's catalog could not be loaded (HTTP ${status})`,
+  kernelHttp: (status) => `the kernel image could not be loaded (HTTP ${status})`,
+  scriptFailed: (url) => `${url} could not be loaded`,
+
+  settings: "Experiment settings",
+  scheduler: "Scheduler",
+  workload: "Workload",
+  harts: "Harts",
+  compareWith: "Compare with",
+  noComparison: "no comparison",
+  tunables: "Tunables",
+  tunablesLegend: "Values that differ from their default go on the kernel command line",
+  tunableHelp: (help, range, def) => `${help}${range}, default ${def}`,
+  ownKernel: "Boot your own kernel (ELF)",
+  ownKernelHelp: "optional; the book's kernel is used otherwise",
+  runControls: "Run controls",
+  run: "Run",
+  resume: "Resume",
+  pause: "Pause",
+  step: "Step 1 ms",
+  reset: "Reset",
+  speed: "Speed",
+  speedMax: "as fast as possible",
+  speedReal: "real time (100 M instructions/s)",
+  speedTenth: "1/10 of real time",
+  speedHundredth: "1/100 of real time",
+  downloadResult: "Download RESULT JSON",
+  downloadTrace: "Download Perfetto trace",
+
+  ignored: (list) => `Some settings were ignored: ${list}.`,
+  dataUnknown: (key, value, names) => `data-${key}="${value}" is unknown; choose one of ${names}`,
+  linkParam: (key, why) => `link parameter ${key}: ${why}`,
+  linkNotSched: (key, vs, names) => `link parameter ${key}.vs: ${vs} is not a scheduler; choose one of ${names}`,
+  linkBadMax: (key) => `link parameter ${key}.max must be a positive number of instructions`,
+
+  paneTitle: (sched) => `Scheduler: ${sched}`,
+  yourKernel: (name) => `your kernel ${name}`,
+  bookKernel: "the book's kernel",
+  where: (ms, minsns) => `${ms} ms emulated, ${minsns} M instructions`,
+  idle: "ready; press Run",
+  booting: "booting",
+  running: (where) => `running, ${where}`,
+  paused: (where) => `paused at ${where}`,
+  done: (code, where) => `finished with exit code ${code} after ${where}`,
+  failed: "stopped with an error",
+  workerFailed: (why) => `the emulator's worker failed: ${why}`,
+  unknownError: "unknown error",
+  noResult: (code) => `the kernel exited with code ${code} without a RESULT line; its console says why`,
+
+  machineStopped: (fault) => `the machine stopped: ${fault}`,
+  budget: (insns, ms) => `the kernel did not shut down within ${insns} instructions (${ms} ms of emulated time), ` +
+    "so it was stopped. Raise the instruction budget if it needs longer.",
+  emulatorError: (why) => `emulator error: ${why}`,
+  unknownRequest: (type) => `unknown request ${type}`,
+
+  completionLabel: "Bar chart: completion time of each task",
+  completionTitle: "Completion time per task",
+  finishSeries: "finish time (ms)",
+  task: "task",
+  sinceStart: "ms since the workload started",
+  progressLabel: "Line chart: CPU time each task received over emulated time",
+  progressTitle: "Progress: CPU time received",
+  emulatedMs: "emulated time (ms)",
+  cpuMs: "CPU time (ms)",
+  timelineLabel: "Timeline: which task ran on each hart",
+  timelineTitle: "Timeline per hart",
+  hart: "hart",
+  hartN: (h) => `hart ${h}`,
+  latencyLabel: "Histogram: wake-up latency in microseconds",
+  latencyTitle: "Latency",
+  latencyAxis: "latency (µs)",
+  samples: "samples",
+  latencySummary: (min, avg, max) => `Latency: min ${min} µs, avg ${avg} µs, max ${max} µs`,
+  tableCaption: "Per-task figures",
+  finishMs: "finish (ms)",
+  cpuShortMs: "CPU (ms)",
+};
+
+const zh = {
+  printNote: (args) => `交互式实验（${args}）：在浏览器中打开本章即可运行。`,
+  cannotStart: (why) => `该实验无法启动：${why}`,
+  catalogHttp: (status) => `无法加载内核的目录（HTTP ${status}）`,
+  kernelHttp: (status) => `无法加载内核镜像（HTTP ${status}）`,
+  scriptFailed: (url) => `无法加载 ${url}`,
+
+  settings: "实验设置",
+  scheduler: "调度器",
+  workload: "负载",
+  harts: "硬件线程数",
+  compareWith: "对比调度器",
+  noComparison: "不对比",
+  tunables: "可调参数",
+  tunablesLegend: "与默认值不同的参数会写入内核命令行",
+  tunableHelp: (help, range, def) => `${help}${range}，默认 ${def}`,
+  ownKernel: "启动你自己的内核（ELF）",
+  ownKernelHelp: "可选；否则使用本书的内核",
+  runControls: "运行控制",
+  run: "运行",
+  resume: "继续",
+  pause: "暂停",
+  step: "单步 1 ms",
+  reset: "重置",
+  speed: "速度",
+  speedMax: "尽可能快",
+  speedReal: "实时（每秒 1 亿条指令）",
+  speedTenth: "实时的 1/10",
+  speedHundredth: "实时的 1/100",
+  downloadResult: "下载 RESULT JSON",
+  downloadTrace: "下载 Perfetto 跟踪",
+
+  ignored: (list) => `部分设置被忽略：${list}。`,
+  dataUnknown: (key, value, names) => `data-${key}="${value}" 未知；可选：${names}`,
+  linkParam: (key, why) => `链接参数 ${key}：${why}`,
+  linkNotSched: (key, vs, names) => `链接参数 ${key}.vs：${vs} 不是调度器；可选：${names}`,
+  linkBadMax: (key) => `链接参数 ${key}.max 必须是正整数（指令数）`,
+
+  paneTitle: (sched) => `调度器：${sched}`,
+  yourKernel: (name) => `你的内核 ${name}`,
+  bookKernel: "本书的内核",
+  where: (ms, minsns) => `模拟时间 ${ms} ms，${minsns} M 条指令`,
+  idle: "就绪；请按“运行”",
+  booting: "正在启动",
+  running: (where) => `运行中，${where}`,
+  paused: (where) => `已暂停：${where}`,
+  done: (code, where) => `已结束，退出码 ${code}，${where}`,
+  failed: "因错误而停止",
+  workerFailed: (why) => `模拟器的 Worker 出错：${why}`,
+  unknownError: "未知错误",
+  noResult: (code) => `内核以退出码 ${code} 结束，但没有输出 RESULT 行；原因见其控制台`,
+
+  machineStopped: (fault) => `机器停止：${fault}`,
+  budget: (insns, ms) => `内核在 ${insns} 条指令（${ms} ms 模拟时间）内没有关机，已被停止。如果它需要更久，请提高指令预算。`,
+  emulatorError: (why) => `模拟器错误：${why}`,
+  unknownRequest: (type) => `未知请求 ${type}`,
+
+  completionLabel: "柱状图：每个任务的完成时间",
+  completionTitle: "每个任务的完成时间",
+  finishSeries: "完成时间（ms）",
+  task: "任务",
+  sinceStart: "自负载开始起的 ms",
+  progressLabel: "折线图：每个任务随模拟时间获得的 CPU 时间",
+  progressTitle: "进度：获得的 CPU 时间",
+  emulatedMs: "模拟时间（ms）",
+  cpuMs: "CPU 时间（ms）",
+  timelineLabel: "时间线：每个硬件线程上运行的任务",
+  timelineTitle: "各硬件线程的时间线",
+  hart: "硬件线程",
+  hartN: (h) => `硬件线程 ${h}`,
+  latencyLabel: "直方图：唤醒延迟（微秒）",
+  latencyTitle: "延迟",
+  latencyAxis: "延迟（µs）",
+  samples: "样本数",
+  latencySummary: (min, avg, max) => `延迟：最小 ${min} µs，平均 ${avg} µs，最大 ${max} µs`,
+  tableCaption: "各任务数据",
+  finishMs: "完成（ms）",
+  cpuShortMs: "CPU（ms）",
+};
+
+export const STRINGS = { en, "zh-CN": zh };
+
+/** The table for a page language such as `zh-CN` or `en-US`; English when there is none. */
+export function stringsFor(lang = "en") {
+  const exact = STRINGS[lang];
+  if (exact) return exact;
+  const base = String(lang).split("-")[0].toLowerCase();
+  const key = Object.keys(STRINGS).find((k) => k.split("-")[0].toLowerCase() === base);
+  return STRINGS[key ?? "en"];
+}
+
+/** The table for the page this module runs in (its `<html lang>`); English in a Worker. */
+export const pageLang = () => globalThis.document?.documentElement.lang || "en";

@@ -1,0 +1,136 @@
+//! SCHED_DEADLINE (`Documentation/scheduler/sched-deadline.rst`): earliest deadline first,
+//! each task behind a constant bandwidth server (CBS) with (runtime, deadline, period). The
+//! running task's remaining runtime shrinks with the CPU time it uses; at zero it is
+//! throttled until its scheduling deadline, when it gets `deadline += period` and `remaining
+//! += runtime`. A task that wakes with more runtime left than its bandwidth allows before its
+//! deadline (or past its deadline) starts afresh: `deadline = now + D`, `remaining = runtime`.
+//! Admission control refuses a task set whose total bandwidth exceeds the harts times the RT
+//! share (`rt.runtime_us / rt.period_us`). Replenishment is noticed at the next tick (this
+//! kernel has no high-resolution timers besides sleeps), so a throttled task may restart up
+//! to one tick late.
+
+use super::{Enqueue, Scheduler};
+use crate::line::Line;
+use crate::task::{Class, MAX_TASKS, State, Task, Tid};
+
+#[derive(Clone, Copy)]
+struct Server {
+    runtime: u64,
+    rel_deadline: u64,
+    period: u64,
+    /// Absolute scheduling deadline and runtime left (negative: overran before the charge).
+    deadline: u64,
+    remaining: i64,
+    queued: bool,
+    allowed: u32,
+}
+
+impl Server {
+    const NONE: Server = Server { runtime: 0, rel_deadline: 0, period: 1, deadline: 0, remaining: 0, queued: false, allowed: 0 };
+
+    /// Throttled until `deadline`, when the period's replenishment comes.
+    fn throttled(&self) -> bool {
+        self.remaining <= 0
+    }
+
+    fn replenish(&mut self, now: u64) {
+        while self.remaining <= 0 && self.deadline <= now {
+            self.deadline += self.period;
+            self.remaining += self.runtime as i64;
+        }
+    }
+}
+
+pub struct Deadline {
+    servers: [Server; MAX_TASKS],
+    /// Total admitted bandwidth, in millionths, and the limit.
+    admitted_ppm: u64,
+    limit_ppm: u64,
+}
+
+impl Deadline {
+    pub const EMPTY: Deadline = Deadline { servers: [Server::NONE; MAX_TASKS], admitted_ppm: 0, limit_ppm: 0 };
+
+    /// `limit_ppm`: the bandwidth all deadline tasks together may reserve, in millionths.
+    pub fn new(limit_ppm: u64) -> Deadline {
+        Deadline { limit_ppm, ..Deadline::EMPTY }
+    }
+
+    /// Admission control for a new task of `class`.
+    pub fn admit(&mut self, class: &Class) -> Result<(), &'static str> {
+        let Class::Deadline { runtime, deadline, period } = *class else { return Ok(()) };
+        if runtime == 0 || runtime > deadline || deadline > period {
+            return Err("a deadline task needs 0 < runtime <= deadline <= period");
+        }
+        let ppm = runtime * 1_000_000 / period;
+        if self.admitted_ppm + ppm > self.limit_ppm {
+            return Err("deadline tasks' total bandwidth (runtime/period) exceeds harts x rt.runtime_us/rt.period_us");
+        }
+        self.admitted_ppm += ppm;
+        Ok(())
+    }
+
+    /// Replenishes throttled servers whose time has come; true if one may run on `hart`
+    /// with a deadline before `before`.
+    pub fn ready(&mut self, hart: usize, now: u64, before: u64) -> bool {
+        self.servers.iter_mut().filter(|s| s.queued).for_each(|s| s.replenish(now));
+        self.servers.iter().any(|s| s.queued && !s.throttled() && s.allowed & (1 << hart) != 0 && s.deadline < before)
+    }
+}
+
+impl Scheduler for Deadline {
+    fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64) {
+        let s = &mut self.servers[task.tid];
+        match (why, task.class) {
+            (Enqueue::New, Class::Deadline { runtime, deadline, period }) => {
+                *s = Server { runtime, rel_deadline: deadline, period, deadline: now + deadline, remaining: runtime as i64, queued: false, allowed: task.allowed };
+            }
+            (Enqueue::Wakeup, _) => {
+                // The CBS wakeup rule: remaining / (deadline - now) > runtime / period.
+                let left = s.deadline.saturating_sub(now) as i128;
+                if s.deadline <= now || s.remaining as i128 * s.period as i128 > s.runtime as i128 * left {
+                    s.deadline = now + s.rel_deadline;
+                    s.remaining = s.runtime as i64;
+                }
+            }
+            _ => {}
+        }
+        s.queued = true;
+    }
+
+    fn pick_next(&mut self, hart: usize, now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        self.ready(hart, now, u64::MAX);
+        let s = &self.servers;
+        let tid = (1..MAX_TASKS).filter(|&t| s[t].queued && !s[t].throttled() && allowed(t)).min_by_key(|&t| (s[t].deadline, t))?;
+        self.servers[tid].queued = false;
+        Some(tid)
+    }
+
+    fn charge(&mut self, task: &Task, ran_ns: u64, _now: u64) {
+        self.servers[task.tid].remaining -= ran_ns as i64;
+    }
+
+    /// A task out of runtime is throttled; an earlier deadline takes the hart.
+    fn tick(&mut self, current: &Task, now: u64) -> bool {
+        let hart = match current.state {
+            State::Running(h) => h,
+            _ => 0,
+        };
+        let mine = self.servers[current.tid];
+        mine.throttled() || self.ready(hart, now, mine.deadline)
+    }
+
+    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        let w = &self.servers[woken.tid];
+        !w.throttled() && (current.class.rank() < 2 || w.deadline < self.servers[current.tid].deadline)
+    }
+
+    fn describe(&self, tid: Tid, out: &mut Line) {
+        let s = &self.servers[tid];
+        out.field("dl", s.deadline).field_int("left", s.remaining);
+    }
+
+    fn milestone(&self, tid: Tid, out: &mut Line) {
+        self.describe(tid, out);
+    }
+}
