@@ -1,6 +1,6 @@
-# The chapters' figures and the Chinese edition (book/figures/, po/). `figures` runs every
-# experiment the chapters quote with the native CLI; `book-i18n` builds both editions and checks
-# their links. Both need `node`, like the web build.
+# The book (book/, po/): `figures` runs every experiment the chapters quote with the native CLI;
+# `book` builds the English edition in book/build and the Chinese one in book/build/zh-CN, each
+# with the widget's files, and checks the links of both. Both need `node`, like the web build.
 
 I18N_HELPERS_VERSION := 0.4.0
 FIGURES_DIR := book/figures
@@ -11,7 +11,7 @@ ZH_BUILD := book/build/zh-CN
 # It is only switched on for translated builds, so a plain `mdbook build` needs no extra tool.
 GETTEXT_ENV := MDBOOK_PREPROCESSOR__GETTEXT__BEFORE='["links"]'
 
-.PHONY: figures test-figures setup-i18n pot po-update book-i18n
+.PHONY: figures test-figures setup-i18n pot po-update book
 
 figures: build
 	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
@@ -20,7 +20,8 @@ test-figures:
 	node --test $(FIGURES_DIR)/
 
 setup-i18n:
-	@[ -x $(TOOLS)/bin/mdbook-gettext ] && $(TOOLS)/bin/mdbook-gettext --version 2>/dev/null | grep -q "$(I18N_HELPERS_VERSION)" || \
+	@# mdbook-gettext has no --version (it reads a book from stdin), so ask cargo's install record.
+	@[ -x $(TOOLS)/bin/mdbook-gettext ] && grep -q '^"mdbook-i18n-helpers $(I18N_HELPERS_VERSION) ' $(TOOLS)/.crates.toml 2>/dev/null || \
 	  $(CARGO) install mdbook-i18n-helpers --version "=$(I18N_HELPERS_VERSION)" --root $(TOOLS) --locked
 
 # po/messages.pot: every translatable message of the English source (not committed).
@@ -33,11 +34,15 @@ pot: setup-mdbook setup-i18n
 po-update: pot
 	msgmerge --quiet --update --backup=none --no-fuzzy-matching po/zh-CN.po po/messages.pot
 
-# The Chinese edition next to the English one (web-build: the English pages and the widget's
-# files in book/build/runqueue/, which the Chinese pages load from their own root), then the
-# links of both. mdBook empties its build folder, so this runs after every English build.
-book-i18n: figures web-build setup-i18n
+# Both editions in one ordered recipe, because `mdbook build` empties book/build: the English
+# pages, then their runqueue/ folder (mk/web.mk), then the Chinese pages in zh-CN/ with a copy
+# of that folder (they load it from their own root), their search index, and the links of both.
+# mdBook's search cannot split Chinese into words, so the Chinese build has book/i18n's instead.
+book: figures web-assets setup-i18n
+	mdbook build
+	$(install-web-site)
 	msgfmt --check-format --statistics -o /dev/null po/zh-CN.po
-	$(GETTEXT_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN mdbook build -d $(ZH_BUILD)
-	cp -r book/build/runqueue $(ZH_BUILD)/runqueue
+	$(GETTEXT_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false mdbook build -d $(ZH_BUILD)
+	cp -r $(WEB_SITE) $(ZH_BUILD)/runqueue
+	node book/i18n/build-index.mjs $(ZH_BUILD)
 	node $(FIGURES_DIR)/check-links.mjs book/build

@@ -12,7 +12,7 @@ CHROMIUM ?= /usr/bin/chromium
 # Size over speed: see docs/web.md for the measurement behind this choice.
 WASM_OPT_LEVEL ?= 3
 
-.PHONY: setup-web web-build test-web bench-web serve-web
+.PHONY: setup-web web-assets test-web bench-web serve-web
 
 setup-web: setup-rust setup-mdbook
 	@[ -d $(WEB_DIR)/node_modules ] && [ $(WEB_DIR)/node_modules/.package-lock.json -nt $(WEB_DIR)/package-lock.json ] || \
@@ -22,33 +22,40 @@ setup-web: setup-rust setup-mdbook
 	  $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(TOOLS)
 	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; }
 
+# Everything the site's runqueue/ folder is made from: the wasm emulator, the kernel, the CLI.
 # panic = "abort": the wasm target has no unwinding, and the emulator never panics on guest input.
-web-build: setup-web kernel build
+web-assets: setup-web kernel build
 	$(CARGO) build --target wasm32-unknown-unknown --release -p runqueue-wasm \
 	  --config 'profile.release.panic="abort"' --config 'profile.release.opt-level=$(WASM_OPT_LEVEL)'
 	$(WASM_BINDGEN) --target web --no-typescript --remove-name-section --remove-producers-section --out-dir $(WEB_PKG) $(WASM_RAW)
-	mdbook build
+
+# Lays out book/build/runqueue/ after `mdbook build` (which empties book/build): the widget,
+# the language switcher and Chinese search, the wasm, the vendored libraries, the kernel and
+# its catalog. `make book` (mk/book.mk) runs it between the English and the Chinese build.
+define install-web-site
 	rm -rf $(WEB_SITE) && mkdir -p $(WEB_SITE)/vendor $(WEB_SITE)/pkg
 	cp -r book/widget $(WEB_SITE)/widget
+	cp -r book/i18n $(WEB_SITE)/i18n
 	cp $(WEB_PKG)/runqueue_wasm.js $(WEB_PKG)/runqueue_wasm_bg.wasm $(WEB_SITE)/pkg/
 	cp $(WEB_DIR)/node_modules/@xterm/xterm/lib/xterm.mjs $(WEB_DIR)/node_modules/@xterm/xterm/css/xterm.css \
 	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/
 	cp $(KERNEL_ELF) $(WEB_SITE)/kernel.elf
 	$(copy-lab-tests)
 	$(RUNQUEUE) run --append catalog | sed -n 's/^CATALOG //p' > $(WEB_SITE)/catalog.json
-	@[ -s $(WEB_SITE)/catalog.json ] || { echo "web-build: the kernel printed no CATALOG line" >&2; exit 1; }
-	@gzip -9 -c $(WEB_SITE)/pkg/runqueue_wasm_bg.wasm | wc -c | xargs printf 'web-build: wasm is %s bytes gzipped\n'
+	@[ -s $(WEB_SITE)/catalog.json ] || { echo "install-web-site: the kernel printed no CATALOG line" >&2; exit 1; }
+	@gzip -9 -c $(WEB_SITE)/pkg/runqueue_wasm_bg.wasm | wc -c | xargs printf 'web: wasm is %s bytes gzipped\n'
+endef
 
-test-web: web-build
+test-web: book
 	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node --test --test-concurrency=1 tests/
 
 # The bench guest is built by the CLI's build.rs next to the kernel.
 BENCH_ELF := target/riscv/$(RISCV_TARGET)/release/runqueue-bench
 
-bench-web: web-build
+bench-web: book
 	cp $(BENCH_ELF) $(WEB_SITE)/bench.elf
 	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node bench.mjs
 
 # Serves the built site; `mdbook serve` would wipe the runqueue/ folder on every rebuild.
-serve-web: web-build
+serve-web: book
 	node $(WEB_DIR)/serve.mjs book/build 3000

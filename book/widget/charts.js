@@ -3,6 +3,9 @@
 // measure it a latency histogram. Each chart is a canvas with a label, and a table carries
 // the same numbers for screen readers. Redraws are coalesced to one per animation frame.
 
+import { pageLang, stringsFor } from "./strings.js";
+
+const T = stringsFor(pageLang());
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#ff7f0e"];
 const colour = (tid) => PALETTE[(tid - 1 + PALETTE.length) % PALETTE.length];
 const fmtMs = (ns) => (ns === null || ns === undefined ? "" : (ns / 1e6).toFixed(3));
@@ -39,44 +42,52 @@ export class RunCharts {
     parent.append(grid);
     this.grid = grid;
 
-    this.completion = new Chart(canvasIn(grid, "Bar chart: completion time of each task").canvas, {
+    this.completion = new Chart(canvasIn(grid, T.completionLabel).canvas, {
       type: "bar",
-      data: { labels: [], datasets: [{ label: "finish time (ms)", data: [], backgroundColor: [] }] },
-      options: { ...baseOptions("Completion time per task", "task", "ms since the workload started"), plugins: { title: { display: true, text: "Completion time per task" }, legend: { display: false } } },
+      data: { labels: [], datasets: [{ label: T.finishSeries, data: [], backgroundColor: [] }] },
+      options: { ...baseOptions(T.completionTitle, T.task, T.sinceStart), plugins: { title: { display: true, text: T.completionTitle }, legend: { display: false } } },
     });
-    this.progress = new Chart(canvasIn(grid, "Line chart: CPU time each task received over emulated time").canvas, {
+    this.progress = new Chart(canvasIn(grid, T.progressLabel).canvas, {
       type: "line",
       data: { datasets: [] },
       options: {
-        ...baseOptions("Progress: CPU time received", "emulated time (ms)", "CPU time (ms)"),
+        ...baseOptions(T.progressTitle, T.emulatedMs, T.cpuMs),
         parsing: false,
         elements: { point: { radius: 0 }, line: { borderWidth: 2 } },
-        scales: { x: { type: "linear", title: { display: true, text: "emulated time (ms)" } }, y: { title: { display: true, text: "CPU time (ms)" } } },
+        scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { title: { display: true, text: T.cpuMs } } },
       },
     });
-    this.timeline = new Chart(canvasIn(grid, "Timeline: which task ran on each hart").canvas, {
+    this.timeline = new Chart(canvasIn(grid, T.timelineLabel).canvas, {
       type: "bar",
       data: { labels: [], datasets: [] },
       options: {
-        ...baseOptions("Timeline per hart", "emulated time (ms)", "hart"),
+        ...baseOptions(T.timelineTitle, T.emulatedMs, T.hart),
         indexAxis: "y",
         grouped: false,
-        scales: { x: { type: "linear", title: { display: true, text: "emulated time (ms)" } }, y: { stacked: true } },
+        scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { stacked: true } },
       },
     });
-    const lat = canvasIn(grid, "Histogram: wake-up latency in microseconds");
+    const lat = canvasIn(grid, T.latencyLabel);
     this.latencyBox = lat.box;
     this.latencyBox.hidden = true;
     this.latency = new Chart(lat.canvas, {
       type: "bar",
-      data: { labels: [], datasets: [{ label: "samples", data: [], backgroundColor: "#1f77b4" }] },
-      options: { ...baseOptions("Latency histogram", "latency (µs)", "samples"), plugins: { title: { display: true, text: "Latency" }, legend: { display: false } } },
+      data: { labels: [], datasets: [{ label: T.samples, data: [], backgroundColor: "#1f77b4" }] },
+      options: { ...baseOptions(T.latencyTitle, T.latencyAxis, T.samples), plugins: { title: { display: true, text: T.latencyTitle }, legend: { display: false } } },
     });
 
     this.table = document.createElement("table");
     this.table.className = "rq-table";
-    this.table.innerHTML = "<caption>Per-task figures</caption><thead><tr><th scope=\"col\">task</th>" +
-      "<th scope=\"col\">finish (ms)</th><th scope=\"col\">CPU (ms)</th></tr></thead><tbody></tbody>";
+    const header = document.createElement("tr");
+    for (const text of [T.task, T.finishMs, T.cpuShortMs]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = text;
+      header.append(th);
+    }
+    this.table.append(Object.assign(document.createElement("caption"), { textContent: T.tableCaption }),
+      document.createElement("thead"), document.createElement("tbody"));
+    this.table.tHead.append(header);
     parent.append(this.table);
   }
 
@@ -101,12 +112,12 @@ export class RunCharts {
     this.progress.update("none");
 
     const harts = [...m.harts].sort((a, b) => a - b);
-    this.timeline.data.labels = harts.map((h) => `hart ${h}`);
+    this.timeline.data.labels = harts.map((h) => T.hartN(h));
     const stints = m.stints();
     this.timeline.data.datasets = tasks.map((t) => ({
       label: t.name,
       backgroundColor: colour(t.tid),
-      data: stints.filter((s) => s.tid === t.tid).map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: `hart ${s.hart}` })),
+      data: stints.filter((s) => s.tid === t.tid).map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: T.hartN(s.hart) })),
     }));
     this.timeline.update("none");
 
@@ -115,7 +126,7 @@ export class RunCharts {
     if (lat) {
       this.latency.data.labels = lat.hist.map((_, i) => String(i));
       this.latency.data.datasets[0].data = lat.hist;
-      this.latency.options.plugins.title.text = `Latency: min ${lat.min / 1000} µs, avg ${lat.avg / 1000} µs, max ${lat.max / 1000} µs`;
+      this.latency.options.plugins.title.text = T.latencySummary(lat.min / 1000, lat.avg / 1000, lat.max / 1000);
       this.latency.update("none");
     }
 

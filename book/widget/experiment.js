@@ -3,15 +3,18 @@
 
 import { applicable, formatArgs, parseArgs } from "./catalog.js";
 import { RunPane } from "./pane.js";
+import { pageLang, stringsFor } from "./strings.js";
+
+const T = stringsFor(pageLang());
 
 // Step runs one millisecond of emulated time (the kernel's default tick).
 const STEP_INSNS = 100_000;
 const DEFAULT_BUDGET = 3_000_000_000;
 const SPEEDS = [
-  ["0", "as fast as possible"],
-  ["100000000", "real time (100 M instructions/s)"],
-  ["10000000", "1/10 of real time"],
-  ["1000000", "1/100 of real time"],
+  ["0", T.speedMax],
+  ["100000000", T.speedReal],
+  ["10000000", T.speedTenth],
+  ["1000000", T.speedHundredth],
 ];
 
 let uid = 0;
@@ -67,7 +70,7 @@ export class Experiment {
     const bad = [];
     for (const [key, list] of [["sched", catalog.scheds], ["workload", catalog.workloads]]) {
       if (!list.some((e) => e.name === settings[key])) {
-        bad.push(`data-${key}="${settings[key]}" is unknown; choose one of ${list.map((e) => e.name).join(", ")}`);
+        bad.push(T.dataUnknown(key, settings[key], list.map((e) => e.name).join(", ")));
         settings[key] = list[0].name;
       }
     }
@@ -81,7 +84,7 @@ export class Experiment {
     this.build();
     this.panes = [];
     this.layoutPanes();
-    if (problems.length) this.alert(`Some settings were ignored: ${problems.join("; ")}.`);
+    if (problems.length) this.alert(T.ignored(problems.join("; ")));
   }
 
   /** Applies `?eN=ARGS&eN.vs=SCHED&eN.max=N`; returns what was wrong with them. */
@@ -91,17 +94,17 @@ export class Experiment {
     if (q.has(this.key)) {
       const { settings, errors } = parseArgs(q.get(this.key), this.catalog, this.settings);
       this.settings = settings;
-      problems.push(...errors.map((e) => `link parameter ${this.key}: ${e}`));
+      problems.push(...errors.map((e) => T.linkParam(this.key, e)));
     }
     if (q.has(`${this.key}.vs`)) {
       const vs = q.get(`${this.key}.vs`);
       if (vs === "" || this.catalog.scheds.some((s) => s.name === vs)) this.vs = vs;
-      else problems.push(`link parameter ${this.key}.vs: ${vs} is not a scheduler; choose one of ${this.catalog.scheds.map((s) => s.name).join(", ")}`);
+      else problems.push(T.linkNotSched(this.key, vs, this.catalog.scheds.map((s) => s.name).join(", ")));
     }
     if (q.has(`${this.key}.max`)) {
       const n = Number(q.get(`${this.key}.max`));
       if (Number.isInteger(n) && n > 0) this.budget = n;
-      else problems.push(`link parameter ${this.key}.max must be a positive number of instructions`);
+      else problems.push(T.linkBadMax(this.key));
     }
     return problems;
   }
@@ -117,33 +120,33 @@ export class Experiment {
   build() {
     const c = this.catalog;
     const names = (list) => list.map((e) => [e.name, e.help ? `${e.name}: ${e.help}` : e.name]);
-    this.form = el("form", { class: "rq-controls", "aria-label": "Experiment settings" });
+    this.form = el("form", { class: "rq-controls", "aria-label": T.settings });
     this.form.addEventListener("submit", (e) => e.preventDefault());
     this.schedSel = select(names(c.scheds), this.settings.sched);
     this.workloadSel = select(names(c.workloads), this.settings.workload);
     this.smpIn = el("input", { type: "number", min: "1", max: String(c.maxHarts), step: "1" });
     this.smpIn.value = String(this.settings.smp);
-    this.vsSel = select([["", "no comparison"], ...names(c.scheds)], this.vs);
+    this.vsSel = select([["", T.noComparison], ...names(c.scheds)], this.vs);
     this.fileIn = el("input", { type: "file" });
-    this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: "Tunables" }));
+    this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: T.tunables }));
     this.form.append(
       el("div", { class: "rq-row" },
-        labelled("Scheduler", this.schedSel),
-        labelled("Workload", this.workloadSel),
-        labelled("Harts", this.smpIn),
-        labelled("Compare with", this.vsSel)),
-      el("details", { class: "rq-more" }, el("summary", { text: "Tunables" }), this.tunablesBox),
-      labelled("Boot your own kernel (ELF)", this.fileIn, "optional; the book's kernel is used otherwise"),
+        labelled(T.scheduler, this.schedSel),
+        labelled(T.workload, this.workloadSel),
+        labelled(T.harts, this.smpIn),
+        labelled(T.compareWith, this.vsSel)),
+      el("details", { class: "rq-more" }, el("summary", { text: T.tunables }), this.tunablesBox),
+      labelled(T.ownKernel, this.fileIn, T.ownKernelHelp),
     );
     this.form.addEventListener("change", (e) => this.onFormChange(e));
 
-    this.runBtn = el("button", { type: "button", class: "rq-run", text: "Run" });
-    this.pauseBtn = el("button", { type: "button", class: "rq-pause", text: "Pause" });
-    this.stepBtn = el("button", { type: "button", class: "rq-step", text: "Step 1 ms" });
-    this.resetBtn = el("button", { type: "button", class: "rq-reset", text: "Reset" });
+    this.runBtn = el("button", { type: "button", class: "rq-run", text: T.run });
+    this.pauseBtn = el("button", { type: "button", class: "rq-pause", text: T.pause });
+    this.stepBtn = el("button", { type: "button", class: "rq-step", text: T.step });
+    this.resetBtn = el("button", { type: "button", class: "rq-reset", text: T.reset });
     this.speedSel = select(SPEEDS, "0");
-    this.resultBtn = el("button", { type: "button", class: "rq-dl-result", text: "Download RESULT JSON" });
-    this.traceBtn = el("button", { type: "button", class: "rq-dl-trace", text: "Download Perfetto trace" });
+    this.resultBtn = el("button", { type: "button", class: "rq-dl-result", text: T.downloadResult });
+    this.traceBtn = el("button", { type: "button", class: "rq-dl-trace", text: T.downloadTrace });
     this.runBtn.onclick = () => this.run();
     this.pauseBtn.onclick = () => this.panes.forEach((p) => p.send("pause"));
     this.stepBtn.onclick = () => this.step();
@@ -151,8 +154,8 @@ export class Experiment {
     this.speedSel.onchange = () => this.panes.forEach((p) => p.send("speed", { ips: Number(this.speedSel.value) }));
     this.resultBtn.onclick = () => this.downloadResult();
     this.traceBtn.onclick = () => this.downloadTrace();
-    const bar = el("div", { class: "rq-buttons", role: "group", "aria-label": "Run controls" },
-      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled("Speed", this.speedSel), this.resultBtn, this.traceBtn);
+    const bar = el("div", { class: "rq-buttons", role: "group", "aria-label": T.runControls },
+      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.resultBtn, this.traceBtn);
 
     this.status = el("p", { class: "rq-status", role: "status" });
     this.alertBox = el("p", { class: "rq-alert", role: "alert" });
@@ -164,7 +167,7 @@ export class Experiment {
   }
 
   buildTunables() {
-    this.tunablesBox.replaceChildren(el("legend", { text: "Values that differ from their default go on the kernel command line" }));
+    this.tunablesBox.replaceChildren(el("legend", { text: T.tunablesLegend }));
     const scheds = [this.settings.sched, this.vs].filter(Boolean);
     for (const t of applicable(this.catalog, scheds, this.settings.workload)) {
       const value = this.settings.tunables.get(t.name) ?? t.default;
@@ -175,7 +178,7 @@ export class Experiment {
       if (!t.values) control.value = value;
       control.dataset.tunable = t.name;
       const range = t.min !== null || t.max !== null ? ` (${t.min ?? ""}..${t.max ?? ""})` : "";
-      this.tunablesBox.append(labelled(`${t.name}${t.unit ? ` [${t.unit}]` : ""}`, control, `${t.help}${range}, default ${t.default}`));
+      this.tunablesBox.append(labelled(`${t.name}${t.unit ? ` [${t.unit}]` : ""}`, control, T.tunableHelp(t.help, range, t.default)));
     }
   }
 
@@ -209,7 +212,7 @@ export class Experiment {
   layoutPanes() {
     const scheds = [this.settings.sched, this.vs].filter(Boolean);
     this.panes.forEach((p) => p.destroy());
-    this.panes = scheds.map((s) => new RunPane(this.panesBox, `Scheduler: ${s}`, () => this.refresh()));
+    this.panes = scheds.map((s) => new RunPane(this.panesBox, T.paneTitle(s), () => this.refresh()));
     this.panesBox.classList.toggle("rq-compare", scheds.length > 1);
     this.refresh();
   }
@@ -222,7 +225,7 @@ export class Experiment {
   async kernel() {
     if (this.customElf) return this.customElf.bytes.slice(0);
     this.assets.kernel ??= fetch(this.assets.url("kernel.elf")).then((r) => {
-      if (!r.ok) throw new Error(`the kernel image could not be loaded (HTTP ${r.status})`);
+      if (!r.ok) throw new Error(T.kernelHttp(r.status));
       return r.arrayBuffer();
     });
     return (await this.assets.kernel).slice(0);
@@ -285,13 +288,13 @@ export class Experiment {
     const states = panes.map((p) => p.state);
     const running = states.includes("running");
     const paused = states.includes("paused");
-    this.runBtn.textContent = paused && !running ? "Resume" : "Run";
+    this.runBtn.textContent = paused && !running ? T.resume : T.run;
     this.runBtn.disabled = running;
     this.pauseBtn.disabled = !running;
     this.stepBtn.disabled = running;
     this.resultBtn.disabled = !panes.some((p) => p.result);
     this.traceBtn.disabled = !panes.some((p) => p.worker);
-    const kernel = this.customElf ? `your kernel ${this.customElf.name}` : "the book's kernel";
+    const kernel = this.customElf ? T.yourKernel(this.customElf.name) : T.bookKernel;
     this.status.textContent = panes.length ? panes.map((p) => `${p.heading.textContent}: ${describe(p)}`).join(" · ") + ` (${kernel})` : "";
     const errors = panes.filter((p) => p.error).map((p) => `${p.heading.textContent}: ${p.error}`);
     if (errors.length) this.alert(errors.join("; "));
@@ -299,13 +302,13 @@ export class Experiment {
 }
 
 function describe(p) {
-  const where = `${(p.timeNs / 1e6).toFixed(1)} ms emulated, ${(p.instret / 1e6).toFixed(1)} M instructions`;
+  const where = T.where((p.timeNs / 1e6).toFixed(1), (p.instret / 1e6).toFixed(1));
   switch (p.state) {
-    case "idle": return "ready; press Run";
-    case "booting": return "booting";
-    case "running": return `running, ${where}`;
-    case "paused": return `paused at ${where}`;
-    case "done": return `finished with exit code ${p.exitCode} after ${where}`;
-    default: return "stopped with an error";
+    case "idle": return T.idle;
+    case "booting": return T.booting;
+    case "running": return T.running(where);
+    case "paused": return T.paused(where);
+    case "done": return T.done(p.exitCode, where);
+    default: return T.failed;
   }
 }

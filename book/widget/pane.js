@@ -4,8 +4,10 @@
 import { Terminal } from "../vendor/xterm.mjs";
 import { RunModel } from "./model.js";
 import { RunCharts } from "./charts.js";
+import { pageLang, stringsFor } from "./strings.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+const T = stringsFor(pageLang());
 // The terminal gets as many columns as fit its box; a monospace glyph is about 0.6 em wide.
 const FONT_PX = 13;
 const CHAR_WIDTH = 0.62;
@@ -59,9 +61,9 @@ export class RunPane {
     this.state = "booting";
     this.worker = new Worker(WORKER_URL, { type: "module" });
     this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (e) => this.fail(`the emulator's worker failed: ${e.message ?? "unknown error"}`);
+    this.worker.onerror = (e) => this.fail(T.workerFailed(e.message ?? T.unknownError));
     this.worker.postMessage({ type: "speed", ips });
-    this.worker.postMessage({ type: "boot", elf, harts, bootargs, budget });
+    this.worker.postMessage({ type: "boot", elf, harts, bootargs, budget, lang: pageLang() });
     this.onChange(this);
   }
 
@@ -111,7 +113,7 @@ export class RunPane {
     this.exitCode = exitCode;
     this.state = "done";
     if (problem) this.error = problem;
-    else if (result === null) this.error = `the kernel exited with code ${exitCode} without a RESULT line; its console says why`;
+    else if (result === null) this.error = T.noResult(exitCode);
     else {
       this.result = result;
       this.model.setResult(JSON.parse(result));

@@ -4,14 +4,17 @@
 // into a widget. No emulator starts until the reader presses Run, and the print page, which
 // holds every chapter at once, gets a short note instead of live widgets.
 
+import { pageLang, stringsFor } from "./strings.js";
+
 const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
+const T = stringsFor(pageLang());
 
 function loadScript(url) {
   return new Promise((resolve, reject) => {
     const s = document.createElement("script");
     s.src = url;
     s.onload = resolve;
-    s.onerror = () => reject(new Error(`${url} could not be loaded`));
+    s.onerror = () => reject(new Error(T.scriptFailed(url)));
     document.head.append(s);
   });
 }
@@ -26,7 +29,7 @@ function printNotes(hosts) {
   for (const host of hosts) {
     const note = document.createElement("p");
     note.className = "rq-print-note";
-    note.textContent = `Interactive experiment (${describe(host)}): open this chapter in a browser to run it.`;
+    note.textContent = T.printNote(describe(host));
     host.replaceChildren(note);
   }
 }
@@ -36,7 +39,7 @@ function showFailure(hosts, message) {
     const p = document.createElement("p");
     p.className = "rq-alert";
     p.setAttribute("role", "alert");
-    p.textContent = `This experiment cannot start: ${message}`;
+    p.textContent = T.cannotStart(message);
     host.replaceChildren(p);
   }
 }
@@ -50,7 +53,7 @@ async function mount() {
   try {
     const [catalogRaw, { normalizeCatalog }, { Experiment }] = await Promise.all([
       fetch(new URL("catalog.json", ASSETS)).then((r) => {
-        if (!r.ok) throw new Error(`the kernel's catalog could not be loaded (HTTP ${r.status})`);
+        if (!r.ok) throw new Error(T.catalogHttp(r.status));
         return r.json();
       }),
       import("./catalog.js"),

@@ -3,6 +3,7 @@
 // slices produced: console bytes, parsed trace events and progress. Protocol: docs/web.md.
 
 import init, { Session, Status } from "../pkg/runqueue_wasm.js";
+import { stringsFor } from "./strings.js";
 
 // A batch of slices ends after about this much wall time, so the page gets a steady stream
 // of updates and our message queue is read often enough for Pause to feel immediate.
@@ -14,6 +15,7 @@ let session = null;
 let running = false;
 let maxInsns = 0;
 let pace = 0; // instructions per wall second; 0 = as fast as possible
+let T = stringsFor(); // the page's language arrives with `boot`
 const ready = init();
 
 const post = (msg, transfer = []) => postMessage(msg, transfer);
@@ -44,7 +46,7 @@ function flush() {
 function finish(status) {
   running = false;
   if (status === Status.Fault) {
-    post({ type: "error", message: `the machine stopped: ${session.fault()}`, ...progress() });
+    post({ type: "error", message: T.machineStopped(session.fault()), ...progress() });
     return;
   }
   let result = null;
@@ -76,8 +78,7 @@ function batch(limit) {
 function overBudget() {
   if (session.instret() < maxInsns) return false;
   const ms = (session.time_ns() / 1e6).toFixed(0);
-  fail(`the kernel did not shut down within ${maxInsns.toLocaleString("en")} instructions ` +
-    `(${ms} ms of emulated time), so it was stopped. Raise the instruction budget if it needs longer.`);
+  fail(T.budget(maxInsns.toLocaleString("en"), ms));
   return true;
 }
 
@@ -94,7 +95,8 @@ async function loop() {
 }
 
 const handlers = {
-  async boot({ elf, harts, bootargs, budget }) {
+  async boot({ elf, harts, bootargs, budget, lang }) {
+    T = stringsFor(lang);
     await ready;
     running = false;
     maxInsns = budget;
@@ -109,7 +111,7 @@ const handlers = {
     if (!session || running) return;
     running = true;
     post({ type: "state", state: "running" });
-    loop().catch((e) => fail(`emulator error: ${e.message ?? e}`));
+    loop().catch((e) => fail(T.emulatorError(e.message ?? e)));
   },
   pause() {
     running = false;
@@ -143,6 +145,6 @@ const handlers = {
 let queue = Promise.resolve();
 onmessage = ({ data }) => {
   const handler = handlers[data?.type];
-  if (!handler) return post({ type: "error", message: `unknown request ${JSON.stringify(data?.type)}` });
-  queue = queue.then(() => handler(data)).catch((e) => fail(`emulator error: ${e.message ?? e}`));
+  if (!handler) return post({ type: "error", message: T.unknownRequest(JSON.stringify(data?.type)) });
+  queue = queue.then(() => handler(data)).catch((e) => fail(T.emulatorError(e.message ?? e)));
 };

@@ -35,7 +35,7 @@ declare -A small=(
   [fairness-equal]="wl.units=10" [fairness-unequal]="wl.run_ms=50" [yield-speed]="wl.units=200"
   [realtime]="wl.short_units=50,10,20,50 wl.long_units=2" [occupy]="wl.short_units=300 wl.long_units=3"
   [spin]="wl.run_ms=50" [intr]="wl.run_ms=50"
-  [hackbench]="wl.loops=10 wl.hog=1" [cyclictest]="wl.loops=50" [deadline]="wl.run_ms=50"
+  [hackbench]="wl.loops=10" [cyclictest]="wl.loops=50" [deadline]="wl.run_ms=50"
 )
 for smp in 1 4; do
   for sched in fifo rr cfs sjf mlfq bvt eevdf; do

@@ -1,6 +1,6 @@
 // End-to-end tests of the book in Debian's Chromium: the demo chapter, the widget running the
 // real kernel in a Worker, the charts, the controls, bad input, accessibility. Needs a built
-// site (`make web-build`) and the `runqueue` CLI (for the byte-identity check).
+// site (`make book`) and the `runqueue` CLI (for the byte-identity check).
 
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
@@ -9,50 +9,28 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, SITE, start } from "../browser.mjs";
+import { axe, finished, open as openPage, ready } from "../pages.mjs";
 
 const CHAPTER = "experiments.html";
 const SHOTS = join(ROOT, "target/screenshots");
 const RUNQUEUE = process.env.RUNQUEUE ?? join(ROOT, "target/release/runqueue");
-const AXE = join(ROOT, "web/node_modules/axe-core/axe.min.js");
-const RUN_TIMEOUT = 120_000;
 
 let site;
 before(async () => {
   if (!existsSync(join(SITE, CHAPTER))) {
-    throw new Error(`${CHAPTER} is not in the built book: run make web-build, with experiments.md listed in book/src/SUMMARY.md`);
+    throw new Error(`${CHAPTER} is not in the built book: run make book, with experiments.md listed in book/src/SUMMARY.md`);
   }
   site = await start();
   mkdirSync(SHOTS, { recursive: true });
 });
 after(async () => site?.stop());
 
-/** Opens a page (in mdBook theme `theme`) and records every console error and uncaught exception on it. */
-async function open(path, theme = "light") {
-  const page = await site.context.newPage();
-  await page.addInitScript((t) => localStorage.setItem("mdbook-theme", t), theme);
-  const errors = [];
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(site.base + path);
-  return { page, errors };
-}
-
-const ready = (page) => page.waitForFunction(() => globalThis.runqueue?.ready, null, { timeout: 20_000 });
+const open = (path, theme) => openPage(site, path, theme);
 const widget = (page, i) => page.locator(".rq-widget").nth(i);
 const panes = (page, i) => page.evaluate((i) => runqueue.experiments[i].panes.map((p) => ({
   state: p.state, error: p.error, result: p.result, bootargs: p.bootargs, console: p.consoleText,
   instret: p.instret, labels: p.charts.completion.data.labels, firstOutputMs: p.firstOutputMs,
 })), i);
-const finished = (page, i) => page.waitForFunction((i) => runqueue.experiments[i].panes.every((p) => ["done", "error"].includes(p.state)),
-  i, { timeout: RUN_TIMEOUT, polling: 200 });
-
-async function axe(page, scope = "html") {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async (scope) => {
-    const r = await axe.run(scope, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  }, scope);
-}
 
 test("the chapter loads its widgets without errors and passes axe", async () => {
   const { page, errors } = await open(CHAPTER);

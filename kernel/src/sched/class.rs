@@ -1,7 +1,8 @@
 //! The class layer (Linux's `sched_class` chain): deadline tasks run before real-time ones,
-//! which run before fair ones, whatever the fair policy `sched=` chose. Each task belongs to the class its `Class` names;
-//! the layer routes every call to that class, picks from the highest class with a runnable
-//! task, and preempts a task when a higher class has work for its hart.
+//! which run before fair ones, whatever the fair policy `sched=` chose. Each task belongs to
+//! the class its `Class` names; the layer routes every call to that class, picks from the
+//! highest class with a runnable task, and preempts a task when a higher class has work for
+//! its hart.
 
 use super::deadline::Deadline;
 use super::rt::Rt;

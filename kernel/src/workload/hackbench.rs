@@ -28,7 +28,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         Tunable { name: "wl.msg_bytes", kind: Kind::Int { min: 1, max: pipe::PIPE_BUF as i64 }, default: "100", unit: "bytes", help: "message size (hackbench -s)" },
         Tunable { name: "wl.msg_insns", kind: Kind::Int { min: 0, max: 10_000_000 }, default: "2000", unit: "instructions", help: "work to make and to take each message (a system call's cost)" },
         Tunable { name: "wl.pipe_bytes", kind: Kind::Int { min: pipe::PIPE_BUF as i64, max: 1 << 20 }, default: "65536", unit: "bytes", help: "capacity of each pipe (Linux: 65536); a full pipe blocks its senders" },
-        Tunable { name: "wl.hog", kind: Kind::Int { min: 0, max: 4 }, default: "0", unit: "tasks", help: "CPU hogs that spin until hackbench is done" },
+        Tunable { name: "wl.hog", kind: Kind::Int { min: 0, max: 4 }, default: "0", unit: "tasks", help: "CPU hogs that spin until hackbench is done (never yielding: under a cooperative policy, fifo or sjf, hackbench then never runs and the run does not end)" },
         Tunable { name: "wl.warp_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of the hackbench tasks (seed 002: 100, 1000, 4000, 40000)" },
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {

@@ -1,0 +1,138 @@
+// Loaded on every page of both editions (book/theme/head.hbs). It adds the language switcher,
+// a link to the same page in the other edition, and on Chinese pages a search that works on
+// Chinese text (book/i18n/search.js) in place of mdBook's, which the Chinese build switches off.
+
+import { search } from "./search.js";
+
+// This file is <edition root>/runqueue/i18n/page.js; the Chinese edition lives in zh-CN/.
+const ROOT = new URL("../../", import.meta.url);
+const ZH = "zh-CN";
+const isZh = document.documentElement.lang === ZH;
+
+const TEXT = isZh
+  ? { other: "English", otherLang: "en", switchTo: "阅读本页的英文版", search: "搜索本书", placeholder: "搜索本书……",
+      loading: "正在加载索引……", none: (q) => `没有找到“${q}”`, found: (n, q) => `“${q}”：${n} 个页面`,
+      failed: "无法加载搜索索引" }
+  : { other: "中文", otherLang: ZH, switchTo: "Read this page in Chinese" };
+
+/** The same page in the other edition, keeping the query (an experiment's settings). */
+function otherEdition() {
+  const here = decodeURI(location.pathname);
+  const rootPath = decodeURI(ROOT.pathname);
+  const rel = here.startsWith(rootPath) ? here.slice(rootPath.length) : "";
+  const target = new URL(isZh ? `../${rel}` : `${ZH}/${rel}`, ROOT);
+  target.search = location.search;
+  return target.href;
+}
+
+function addSwitcher(bar) {
+  const link = document.createElement("a");
+  link.className = "rq-lang";
+  link.href = otherEdition();
+  link.hreflang = TEXT.otherLang;
+  link.lang = TEXT.otherLang;
+  link.title = TEXT.switchTo;
+  link.setAttribute("aria-label", TEXT.switchTo);
+  link.textContent = TEXT.other;
+  bar.querySelector(".right-buttons")?.prepend(link);
+}
+
+const SEARCH_ICON = '<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">' +
+  '<circle cx="6.5" cy="6.5" r="4.5" fill="none" stroke="currentColor" stroke-width="2"/>' +
+  '<line x1="10" y1="10" x2="14.5" y2="14.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
+
+function addSearch(bar) {
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "icon-button rq-search-toggle";
+  toggle.title = TEXT.search;
+  toggle.setAttribute("aria-label", TEXT.search);
+  toggle.setAttribute("aria-expanded", "false");
+  toggle.setAttribute("aria-controls", "rq-search");
+  toggle.innerHTML = SEARCH_ICON;
+  bar.querySelector(".left-buttons")?.append(toggle);
+
+  const panel = document.createElement("div");
+  panel.id = "rq-search";
+  panel.className = "rq-search";
+  panel.hidden = true;
+  const form = document.createElement("form");
+  form.setAttribute("role", "search");
+  const input = document.createElement("input");
+  input.type = "search";
+  input.placeholder = TEXT.placeholder;
+  input.setAttribute("aria-label", TEXT.search);
+  form.append(input);
+  const status = document.createElement("p");
+  status.className = "rq-search-status";
+  status.setAttribute("role", "status");
+  const list = document.createElement("ul");
+  list.className = "rq-search-results";
+  panel.append(form, status, list);
+  bar.after(panel);
+
+  let index = null;
+  const load = () => (index ??= fetch(new URL("cjk-search.json", ROOT)).then((r) => {
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    return r.json();
+  }));
+  const show = (open) => {
+    panel.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      load().catch(() => {});
+      input.focus();
+    }
+  };
+  const render = async () => {
+    const q = input.value.trim();
+    list.replaceChildren();
+    if (!q) return void (status.textContent = "");
+    status.textContent = TEXT.loading;
+    let pages;
+    try {
+      pages = await load();
+    } catch {
+      index = null; // try again on the next keystroke
+      return void (status.textContent = TEXT.failed);
+    }
+    if (input.value.trim() !== q) return; // a newer query is on its way
+    const hits = search(pages, q);
+    status.textContent = hits.length ? TEXT.found(hits.length, q) : TEXT.none(q);
+    list.replaceChildren(...hits.map((h) => {
+      const item = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = new URL(h.path, ROOT).href;
+      a.textContent = h.title;
+      const teaser = document.createElement("span");
+      teaser.className = "rq-search-teaser";
+      teaser.textContent = h.snippet;
+      item.append(a, teaser);
+      return item;
+    }));
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    list.querySelector("a")?.click();
+  });
+  input.addEventListener("input", render);
+  toggle.addEventListener("click", () => show(panel.hidden));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !panel.hidden) return show(false);
+    const typing = e.target.closest?.("input, textarea, select, [contenteditable]");
+    if (!typing && !e.ctrlKey && !e.metaKey && !e.altKey && (e.key === "/" || e.key === "s")) {
+      e.preventDefault();
+      show(true);
+    }
+  });
+}
+
+function mount() {
+  const bar = document.getElementById("mdbook-menu-bar");
+  if (!bar) return;
+  addSwitcher(bar);
+  if (isZh) addSearch(bar);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
+else mount();

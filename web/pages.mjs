@@ -1,0 +1,34 @@
+// What the end-to-end tests do with a page of the built book: open it with its console errors
+// recorded, wait for its widgets, wait for runs to end, and check it with axe-core.
+
+import { join } from "node:path";
+import { ROOT } from "./browser.mjs";
+
+const AXE = join(ROOT, "web/node_modules/axe-core/axe.min.js");
+export const RUN_TIMEOUT = 120_000;
+
+/** Opens `path` (in mdBook theme `theme`) and records every console error and uncaught exception on it. */
+export async function open(site, path, theme = "light") {
+  const page = await site.context.newPage();
+  await page.addInitScript((t) => localStorage.setItem("mdbook-theme", t), theme);
+  const errors = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(site.base + path);
+  return { page, errors };
+}
+
+export const ready = (page) => page.waitForFunction(() => globalThis.runqueue?.ready, null, { timeout: 20_000 });
+
+/** Waits until every pane of the page's `i`-th experiment has finished or failed. */
+export const finished = (page, i, timeout = RUN_TIMEOUT) => page.waitForFunction(
+  (i) => runqueue.experiments[i].panes.every((p) => ["done", "error"].includes(p.state)), i, { timeout, polling: 200 });
+
+/** axe-core's WCAG 2 A/AA violations inside `scope`, one line each. */
+export async function axe(page, scope = "html") {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async (scope) => {
+    const r = await axe.run(scope, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }, scope);
+}

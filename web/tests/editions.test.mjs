@@ -1,0 +1,89 @@
+// End-to-end tests of both editions in Chromium: every chapter page, in English and in Chinese,
+// runs its first experiment to the RESULT line with no console errors and no axe violations;
+// the language switcher keeps the chapter; the Chinese search finds a chapter 6 term and
+// leads there. Needs a built site (`make book`).
+
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, SITE, start } from "../browser.mjs";
+import { axe, finished, open, ready } from "../pages.mjs";
+import { STRINGS } from "../../book/widget/strings.js";
+
+const ZH = "zh-CN";
+const EDITIONS = [{ lang: "en", prefix: "" }, { lang: ZH, prefix: `${ZH}/` }];
+const SHOTS = join(ROOT, "target/screenshots");
+// Chapter 6's word for vruntime, as the Chinese edition writes it.
+const CFS_TERM = "虚拟运行时间";
+
+let site;
+let chapters;
+before(async () => {
+  if (!existsSync(join(SITE, ZH, "chapters"))) throw new Error("the Chinese edition is not in the built book: run make book");
+  chapters = readdirSync(join(SITE, "chapters")).filter((f) => f.endsWith(".html")).sort();
+  site = await start();
+  mkdirSync(SHOTS, { recursive: true });
+});
+after(async () => site?.stop());
+
+test("both editions have the same chapter pages", () => {
+  assert.ok(chapters.length >= 13, `only ${chapters.length} chapter pages`);
+  assert.deepEqual(readdirSync(join(SITE, ZH, "chapters")).filter((f) => f.endsWith(".html")).sort(), chapters);
+});
+
+for (const { lang, prefix } of EDITIONS) {
+  test(`every ${lang} chapter runs its first experiment to a RESULT, error-free and axe-clean`, async (t) => {
+    const T = STRINGS[lang];
+    for (const chapter of chapters) {
+      await t.test(chapter, async () => {
+        const { page, errors } = await open(site, `${prefix}chapters/${chapter}`);
+        assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+        await ready(page);
+        const first = page.locator(".rq-widget").first();
+        await first.getByRole("button", { name: T.run, exact: true }).click();
+        await finished(page, 0);
+        const panes = await page.evaluate(() => runqueue.experiments[0].panes.map((p) => ({ state: p.state, error: p.error, result: p.result })));
+        for (const p of panes) {
+          assert.equal(p.error, null);
+          assert.equal(p.state, "done");
+          assert.equal(JSON.parse(p.result).version, 1, "the RESULT line parsed");
+        }
+        await page.waitForTimeout(200); // one more frame for the charts
+        if (chapter.startsWith("06-")) await first.screenshot({ path: join(SHOTS, `cfs-${lang}.png`) });
+        assert.match(await first.locator(".rq-status").innerText(), new RegExp(T.done(0, "").slice(0, 8)));
+        assert.deepEqual(await axe(page), []);
+        assert.deepEqual(errors, []);
+        await page.close();
+      });
+    }
+  });
+}
+
+test("the language switcher leads to the same chapter in the other edition and back", async () => {
+  const { page, errors } = await open(site, "chapters/06-cfs.html?e1=sched%3Dcfs");
+  await page.getByRole("link", { name: "Read this page in Chinese" }).click();
+  await page.waitForURL(`${site.base}${ZH}/chapters/06-cfs.html?e1=sched%3Dcfs`);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), ZH);
+  await page.getByRole("link", { name: "阅读本页的英文版" }).click();
+  await page.waitForURL(`${site.base}chapters/06-cfs.html?e1=sched%3Dcfs`);
+  assert.equal(await page.locator(".rq-lang").innerText(), "中文");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the Chinese search finds a chapter 6 term and leads to chapter 6", async () => {
+  const { page, errors } = await open(site, `${ZH}/index.html`);
+  await page.getByRole("button", { name: "搜索本书" }).click();
+  await page.getByRole("searchbox", { name: "搜索本书" }).fill(CFS_TERM);
+  const first = page.locator(".rq-search-results a").first();
+  await first.waitFor();
+  assert.match(await page.locator(".rq-search-teaser").first().innerText(), new RegExp(CFS_TERM));
+  await page.screenshot({ path: join(SHOTS, "search-zh.png") });
+  assert.deepEqual(await axe(page), []);
+  await first.click();
+  await page.waitForURL(`${site.base}${ZH}/chapters/06-cfs.html`);
+  assert.match(await page.locator("main").innerText(), new RegExp(CFS_TERM));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

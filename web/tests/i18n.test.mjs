@@ -1,0 +1,76 @@
+// Unit tests, in node, of the two editions' pieces: the widget's string table (every key in
+// every language) and the Chinese search (book/i18n/).
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import { STRINGS, stringsFor } from "../../book/widget/strings.js";
+import { bigrams, entry, normalize, search } from "../../book/i18n/search.js";
+import { indexPage, plainText } from "../../book/i18n/build-index.mjs";
+
+const [base, ...others] = Object.keys(STRINGS);
+
+test("every language has every widget string, of the same kind", () => {
+  assert.deepEqual(Object.keys(STRINGS).sort(), ["en", "zh-CN"]);
+  for (const lang of others) {
+    assert.deepEqual(Object.keys(STRINGS[lang]).sort(), Object.keys(STRINGS[base]).sort(), `${lang} has the same keys as ${base}`);
+    for (const [key, value] of Object.entries(STRINGS[base])) {
+      const other = STRINGS[lang][key];
+      assert.equal(typeof other, typeof value, `${lang}.${key}`);
+      if (typeof value === "function") assert.equal(other.length, value.length, `${lang}.${key} takes the same arguments`);
+    }
+  }
+});
+
+test("every string is non-empty and every message shows all its arguments", () => {
+  for (const [lang, table] of Object.entries(STRINGS)) {
+    for (const [key, value] of Object.entries(table)) {
+      if (typeof value === "string") {
+        assert.ok(value.trim(), `${lang}.${key} is empty`);
+        continue;
+      }
+      const args = Array.from({ length: value.length }, (_, i) => `ARG${i}`);
+      const text = value(...args);
+      for (const a of args) assert.ok(text.includes(a), `${lang}.${key} drops ${a}: ${text}`);
+    }
+  }
+});
+
+test("the Chinese table is Chinese and the page language picks the table", () => {
+  assert.match(STRINGS["zh-CN"].run, /\p{Script=Han}/u);
+  assert.notEqual(STRINGS["zh-CN"].run, STRINGS.en.run);
+  assert.equal(stringsFor("zh-CN"), STRINGS["zh-CN"]);
+  assert.equal(stringsFor("zh"), STRINGS["zh-CN"]);
+  assert.equal(stringsFor("en-GB"), STRINGS.en);
+  assert.equal(stringsFor("fr"), STRINGS.en, "an unknown language falls back to English");
+  assert.equal(stringsFor(), STRINGS.en);
+});
+
+const INDEX = [
+  entry("chapters/05-mlfq.html", "多级反馈队列", "任务在睡眠之后回到最高优先级。"),
+  entry("chapters/06-cfs.html", "CFS：完全公平调度器", "每个任务有一个虚拟运行时间 vruntime。虚拟运行时间最小的任务先运行。"),
+  entry("chapters/07-sleepers.html", "睡眠者与唤醒放置", "睡眠补偿让睡眠的任务更早运行，运行时间更短。"),
+];
+
+test("Chinese text is found by substring, more hits first, titles counting most", () => {
+  assert.deepEqual(search(INDEX, "虚拟运行时间").map((h) => h.path), ["chapters/06-cfs.html"]);
+  assert.deepEqual(search(INDEX, "睡眠").map((h) => h.path), ["chapters/07-sleepers.html", "chapters/05-mlfq.html"]);
+  assert.deepEqual(search(INDEX, "  VRUNTIME ").map((h) => h.path), ["chapters/06-cfs.html"], "case and spaces do not matter");
+  assert.match(search(INDEX, "补偿")[0].snippet, /睡眠补偿/);
+});
+
+test("a query with a word in between still matches by bigrams; unrelated text does not", () => {
+  assert.deepEqual(search(INDEX, "睡眠的补偿").map((h) => h.path), ["chapters/07-sleepers.html"]);
+  assert.deepEqual(search(INDEX, "实时调度"), []);
+  assert.deepEqual(search(INDEX, "   "), []);
+  assert.deepEqual([...bigrams("睡 眠补")], ["睡眠", "眠补"]);
+  assert.equal(normalize(" A\n\tB "), "a b");
+});
+
+test("the index holds a page's heading and the text of its <main>, without markup", () => {
+  const html = `<html><head><title>x</title><script>var no = 1;</script></head><body><nav>目录</nav>
+    <main><h1 id="cfs">CFS：完全&amp;公平</h1><p>虚拟<em>运行</em>时间 &lt;vr&gt; &#x4e2d;&#25991;</p><script>skip()</script></main></body></html>`;
+  const page = indexPage("chapters/06-cfs.html", html);
+  assert.equal(page.title, "cfs：完全&公平");
+  assert.equal(page.text, "cfs：完全&公平 虚拟运行时间 <vr> 中文", "inline tags do not split words");
+  assert.equal(plainText("<p>a</p><p><b>b</b>&unknown;</p>"), " a  b&unknown; ");
+});
