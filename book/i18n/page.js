@@ -1,6 +1,7 @@
 // Loaded on every page of both editions (book/theme/head.hbs). It adds the language switcher,
 // a link to the same page in the other edition, and on Chinese pages a search that works on
 // Chinese text (book/i18n/search.js) in place of mdBook's, which the Chinese build switches off.
+// It also lets the keyboard reach mdBook's sideways-scrolling tables and code blocks.
 
 import { search } from "./search.js";
 
@@ -127,7 +128,18 @@ function addSearch(bar) {
   });
 }
 
+// A box that scrolls sideways must take focus, or keyboard users cannot scroll it (WCAG 2.1.1;
+// axe: scrollable-region-focusable). Whether it scrolls depends on the window's width.
+function focusScrollers() {
+  for (const box of document.querySelectorAll("main .table-wrapper, main pre > code")) {
+    if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
+    else box.removeAttribute("tabindex");
+  }
+}
+
 function mount() {
+  focusScrollers();
+  addEventListener("resize", focusScrollers);
   const bar = document.getElementById("mdbook-menu-bar");
   if (!bar) return;
   addSwitcher(bar);

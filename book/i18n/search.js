@@ -35,9 +35,9 @@ function snippet(text, at, length) {
   return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
 }
 
-/** An index entry for one page: `{path, title, text}` with the text normalized. */
+/** An index entry for one page: `{path, title, text}`, the title as shown, the text normalized. */
 export function entry(path, title, text) {
-  return { path, title: normalize(title), text: normalize(text) };
+  return { path, title: String(title).replace(/\s+/g, " ").trim(), text: normalize(text) };
 }
 
 /**
@@ -50,13 +50,14 @@ export function search(index, query, limit = 20) {
   const wanted = bigrams(q);
   const hits = [];
   index.forEach((page, order) => {
-    const exact = count(page.text, q) + TITLE_WEIGHT * count(page.title, q);
+    const title = normalize(page.title);
+    const exact = count(page.text, q) + TITLE_WEIGHT * count(title, q);
     if (exact > 0) {
       const at = page.text.indexOf(q);
       hits.push({ page, order, score: 1 + exact, snippet: snippet(page.text, Math.max(at, 0), q.length) });
       return;
     }
-    const present = [...wanted].filter((b) => page.text.includes(b) || page.title.includes(b));
+    const present = [...wanted].filter((b) => page.text.includes(b) || title.includes(b));
     const share = present.length / wanted.size;
     if (wanted.size > 1 && share >= MIN_BIGRAM_SHARE) {
       hits.push({ page, order, score: share, snippet: snippet(page.text, page.text.indexOf(present[0]), 2) });

@@ -56,6 +56,7 @@ test("Chinese text is found by substring, more hits first, titles counting most"
   assert.deepEqual(search(INDEX, "睡眠").map((h) => h.path), ["chapters/07-sleepers.html", "chapters/05-mlfq.html"]);
   assert.deepEqual(search(INDEX, "  VRUNTIME ").map((h) => h.path), ["chapters/06-cfs.html"], "case and spaces do not matter");
   assert.match(search(INDEX, "补偿")[0].snippet, /睡眠补偿/);
+  assert.deepEqual(search(INDEX, "cfs").map((h) => h.title), ["CFS：完全公平调度器"], "a title matches regardless of case");
 });
 
 test("a query with a word in between still matches by bigrams; unrelated text does not", () => {
@@ -70,7 +71,7 @@ test("the index holds a page's heading and the text of its <main>, without marku
   const html = `<html><head><title>x</title><script>var no = 1;</script></head><body><nav>目录</nav>
     <main><h1 id="cfs">CFS：完全&amp;公平</h1><p>虚拟<em>运行</em>时间 &lt;vr&gt; &#x4e2d;&#25991;</p><script>skip()</script></main></body></html>`;
   const page = indexPage("chapters/06-cfs.html", html);
-  assert.equal(page.title, "cfs：完全&公平");
+  assert.equal(page.title, "CFS：完全&公平", "titles keep their case for display");
   assert.equal(page.text, "cfs：完全&公平 虚拟运行时间 <vr> 中文", "inline tags do not split words");
   assert.equal(plainText("<p>a</p><p><b>b</b>&unknown;</p>"), " a  b&unknown; ");
 });
