@@ -9,7 +9,7 @@ TOOLS ?= $(HOME)/.cache/runqueue/tools
 CARGO ?= cargo
 RISCV_TARGET := riscv64imac-unknown-none-elf
 RUST_TARGETS := $(RISCV_TARGET) wasm32-unknown-unknown
-APT_PACKAGES := qemu-system-misc opensbi
+APT_PACKAGES := qemu-system-misc opensbi fonts-noto-cjk
 MDBOOK_VERSION := 0.5.4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -35,7 +35,7 @@ setup-rust:
 	done
 
 setup-apt:
-	@command -v qemu-system-riscv64 >/dev/null && [ -d /usr/lib/riscv64-linux-gnu/opensbi ] || { \
+	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { \
 	  $(SUDO) apt-get update -q && \
 	  $(SUDO) apt-get install -y -q --no-install-recommends $(APT_PACKAGES); }
 

@@ -38,7 +38,7 @@ gradescope-check: gradescope-bundle
 	  AUTOGRADER=$$d bash $$d/run_autograder && cat $$d/results/results.json && rm -rf $$d
 
 # The page's grading widget (book/widget/grade.js) fetches runqueue/labs/<lab>.tests, every
-# tests file of the lab in one; web-build (mk/web.mk) runs this once it has laid out the site.
+# tests file of the lab in one; `make book` (mk/book.mk) runs this once it has laid out the site.
 define copy-lab-tests
 	mkdir -p $(WEB_SITE)/labs
 	for d in labs/*/tests; do lab=$${d#labs/}; cat $$d/*.tests > $(WEB_SITE)/labs/$${lab%/tests}.tests; done

@@ -1,7 +1,7 @@
 // End-to-end tests of grading in the page (book/widget/grade.js): a kernel built with a lab
 // solution gets the very table and results.json `runqueue grade` gives; the skeleton, a file
 // that is not a kernel and a kernel that spins each get a clear verdict. Needs a built site
-// (`make web-build`) and the `runqueue` CLI, which builds the kernels the tests drop.
+// (`make book`) and the `runqueue` CLI, which builds the kernels the tests drop.
 
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
@@ -22,7 +22,7 @@ const SHOTS = join(ROOT, "target/screenshots");
 let site;
 before(async () => {
   if (!existsSync(join(SITE, "labs/bvt.html")) || !existsSync(join(SITE, "runqueue/labs/bvt.tests"))) {
-    throw new Error("the labs' pages or tests are not in the built book: run make web-build");
+    throw new Error("the labs' pages or tests are not in the built book: run make book");
   }
   site = await start();
   mkdirSync(SHOTS, { recursive: true });
