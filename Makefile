@@ -9,7 +9,7 @@ TOOLS ?= $(HOME)/.cache/runqueue/tools
 CARGO ?= cargo
 RISCV_TARGET := riscv64imac-unknown-none-elf
 RUST_TARGETS := $(RISCV_TARGET) wasm32-unknown-unknown
-APT_PACKAGES := qemu-system-misc opensbi fonts-noto-cjk
+APT_PACKAGES := qemu-system-misc opensbi fonts-noto-cjk zip unzip
 MDBOOK_VERSION := 0.5.4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -51,7 +51,7 @@ kernel: setup-rust
 	cd kernel && $(CARGO) build --release --target-dir $(ROOT)/target/riscv
 
 ## Test: everything, as CI runs it.
-test: setup test-rust test-qemu test-web
+test: setup test-rust test-qemu test-bundle test-web
 	@echo "make test: all suites passed"
 
 test-rust: build

@@ -8,7 +8,7 @@ SOLUTION ?= labs/$(LAB)/solution.rs
 BUNDLE_DIR := target/gradescope/$(LAB)
 BUNDLE_ZIP = $(BUNDLE_DIR).zip
 
-.PHONY: grade test-labs gradescope-bundle gradescope-check
+.PHONY: grade test-labs test-bundle gradescope-bundle gradescope-check
 
 grade: build
 	$(RUNQUEUE) grade --lab $(LAB) $(SOLUTION) $(if $(RESULTS),--results $(RESULTS)) $(if $(TESTS),--tests $(TESTS))
@@ -36,6 +36,14 @@ gradescope-check: gradescope-bundle
 	@d=$$(mktemp -d) && mkdir -p $$d/submission && cp $(SOLUTION) $$d/submission/$(LAB).rs && \
 	  unzip -q $(BUNDLE_ZIP) -d $$d && \
 	  AUTOGRADER=$$d bash $$d/run_autograder && cat $$d/results/results.json && rm -rf $$d
+
+# CI: the bundle grades the reference solution in a clean directory to a valid, full-marks
+# results.json.
+test-bundle: gradescope-bundle
+	@d=$$(mktemp -d) && mkdir -p $$d/submission && cp labs/$(LAB)/solution.rs $$d/submission/$(LAB).rs && \
+	  unzip -q $(BUNDLE_ZIP) -d $$d && AUTOGRADER=$$d bash $$d/run_autograder >/dev/null && \
+	  python3 labs/bundle/check_results.py $$d/results/results.json && rm -rf $$d && \
+	  echo "ok   gradescope bundle: $(LAB) solution graded in a clean directory, results.json valid"
 
 # The page's grading widget (book/widget/grade.js) fetches runqueue/labs/<lab>.tests, every
 # tests file of the lab in one; `make book` (mk/book.mk) runs this once it has laid out the site.
