@@ -30,7 +30,7 @@ function runTest(grading, elf, i) {
     }
     if (status === Status.Exit) grading.finished(i, session.exit_code(), session.console_text(), session.trace_text());
     else if (status === Status.Fault) grading.faulted(i, session.fault());
-    else grading.out_of_budget(i);
+    else grading.out_of_budget(i, session.trace_text(), session.time_ns());
   } finally {
     session.free(); // each machine holds 128 MiB of wasm memory
   }

@@ -6,7 +6,7 @@ use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use runqueue_emu::Config;
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, budget_exhausted, grade_test, gradescope_json, parse_tests, table};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -166,8 +166,10 @@ fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
     let bootargs = format!("sched={} {}", lab.sched(), test.args);
     let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000 };
     match execute(elf, config, test.max_insns, |_| {}) {
-        Ok(out) => grade_test(lab, test, &Outcome::Finished { exit_code: out.exit_code, console: &out.console, trace: &out.trace }),
-        Err(Failure::Budget(_)) => grade_test(lab, test, &Outcome::Aborted(&budget_exhausted(test.max_insns))),
-        Err(Failure::Input(why)) => grade_test(lab, test, &Outcome::Aborted(&why)),
+        Ok(out) => match out.exit {
+            Some(exit_code) => grade_test(lab, test, &Outcome::Finished { exit_code, console: &out.console, trace: &out.trace }),
+            None => grade_test(lab, test, &Outcome::OutOfBudget { trace: &out.trace, end_ns: out.time_ns }),
+        },
+        Err(Failure::Input(why) | Failure::Budget(why)) => grade_test(lab, test, &Outcome::Aborted(&why)),
     }
 }

@@ -45,11 +45,27 @@ pub struct RunArgs {
     pub quantum: u64,
 }
 
-/// What a finished run produced.
+/// What a run produced, whether the guest shut down or used up its budget first.
 pub struct Outcome {
-    pub exit_code: i32,
+    /// `None`: the instruction budget ran out first.
+    pub exit: Option<i32>,
     pub console: String,
     pub trace: String,
+    /// Emulated time at the end.
+    pub time_ns: u64,
+}
+
+impl Outcome {
+    /// The guest's exit code; a budget error (naming `max_insns`) if it never shut down.
+    pub fn exit_code(&self, max_insns: u64) -> Result<i32, Failure> {
+        self.exit.ok_or_else(|| {
+            Failure::Budget(format!(
+                "the guest did not shut down within {max_insns} instructions ({} ms of emulated time); \
+                 raise --max-insns if it needs longer",
+                self.time_ns / 1_000_000
+            ))
+        })
+    }
 }
 
 /// The `smp=` value on a kernel command line, if any.
@@ -57,11 +73,12 @@ fn smp_in(append: &str) -> Option<&str> {
     append.split_whitespace().find_map(|w| w.strip_prefix("smp="))
 }
 
-/// Boots `elf` and runs it to shutdown, passing console bytes to `echo` as they come.
+/// Boots `elf` and runs it to shutdown or to `max_insns`, passing console bytes to `echo` as
+/// they come.
 pub fn execute(elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
     let mut machine = Machine::new(config, elf).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
-    let exit_code = loop {
+    let exit = loop {
         let left = max_insns.saturating_sub(machine.instret());
         if left == 0 {
             break None;
@@ -77,18 +94,11 @@ pub fn execute(elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(
             Stop::Fault(fault) => return Err(Failure::Input(format!("the guest stopped the machine: {fault}"))),
         }
     };
-    let Some(exit_code) = exit_code else {
-        return Err(Failure::Budget(format!(
-            "the guest did not shut down within {max_insns} instructions ({} ms of emulated time); \
-             raise --max-insns if it needs longer",
-            machine.time_ns() / 1_000_000
-        )));
-    };
     // Trace lines reach the console only on machines without the trace device (QEMU).
     let split = console::split(&String::from_utf8_lossy(&console_bytes));
     let mut trace = String::from_utf8_lossy(&trace_bytes).into_owned();
     trace.push_str(&split.trace);
-    Ok(Outcome { exit_code, console: split.console, trace })
+    Ok(Outcome { exit, console: split.console, trace, time_ns: machine.time_ns() })
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
@@ -111,6 +121,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     let outcome = execute(&elf, config, args.max_insns, |bytes| {
         let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
     })?;
+    let exit_code = outcome.exit_code(args.max_insns)?;
     if let Some(path) = &args.json {
         let json = console::result_json(&outcome.console)
             .ok_or_else(|| Failure::Input("the guest printed no RESULT line, so there is no JSON to write".into()))?;
@@ -125,5 +136,5 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             write_file(path, outcome.trace.as_bytes())?;
         }
     }
-    Ok(ExitCode::from(outcome.exit_code.clamp(0, 255) as u8))
+    Ok(ExitCode::from(exit_code.clamp(0, 255) as u8))
 }

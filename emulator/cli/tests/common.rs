@@ -21,7 +21,8 @@ pub fn kernel(append: &str) -> Run {
         .map_or(1, |n| n.parse().expect("smp= is a number"));
     let config = Config { harts, bootargs: append.into(), ..Config::default() };
     let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
-    assert_eq!(out.exit_code, 0, "`{append}` exited {}:\n{}", out.exit_code, out.console);
+    let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    assert_eq!(code, 0, "`{append}` exited {code}:\n{}", out.console);
     let json = console::result_json(&out.console).unwrap_or_else(|| panic!("`{append}` printed no RESULT:\n{}", out.console));
     let result = RunResult::parse(json).unwrap();
     let events = trace::parse(&out.trace).unwrap_or_else(|e| panic!("`{append}`: {e}"));

@@ -3,7 +3,7 @@
 //! and results.json come from `runqueue-grader`, the code `runqueue grade` uses, so the page
 //! shows what the CLI prints for the same kernel.
 
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, budget_exhausted, grade_test, gradescope_json, parse_tests, table};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
 use runqueue_report::console;
 use wasm_bindgen::prelude::*;
 
@@ -59,10 +59,10 @@ impl Grading {
         self.record(test, &Outcome::Aborted(&format!("the guest stopped the machine: {why}")))
     }
 
-    /// The run used up the test's instruction budget.
-    pub fn out_of_budget(&mut self, test: usize) -> Result<(), JsError> {
-        let max = self.tests.get(test).map_or(0, |t| t.max_insns);
-        self.record(test, &Outcome::Aborted(&budget_exhausted(max)))
+    /// The run used up the test's instruction budget at emulated time `end_ns`, having
+    /// written `trace_text`.
+    pub fn out_of_budget(&mut self, test: usize, trace_text: &str, end_ns: f64) -> Result<(), JsError> {
+        self.record(test, &Outcome::OutOfBudget { trace: trace_text, end_ns: end_ns as u64 })
     }
 
     /// The table `runqueue grade` prints, over the tests recorded so far.

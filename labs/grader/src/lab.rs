@@ -1,7 +1,7 @@
 //! The labs, and grading one test of a lab from the run's outcome.
 
 use crate::spec::TestCase;
-use crate::{bvt, mlfq, sjf};
+use crate::{bvt, mlfq, sjf, stall};
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -79,20 +79,14 @@ impl Findings {
     }
 }
 
-/// Why a test whose run used up its instruction budget failed (the CLI and the page say the same).
-pub fn budget_exhausted(max_insns: u64) -> String {
-    format!(
-        "it did not shut down within the test's {max_insns} instructions: either it spins (a loop in your code?) \
-         or tasks were lost from the run queue, so the workload never ends"
-    )
-}
-
 /// How a test's run ended, as the caller (CLI or page) saw it.
 pub enum Outcome<'a> {
     /// The solution did not compile: the compiler's first error.
     NotBuilt(&'a str),
-    /// The run stopped before the kernel shut down (budget, emulator fault).
+    /// The machine stopped before the kernel shut down (an emulator fault).
     Aborted(&'a str),
+    /// The test's instruction budget ran out at emulated time `end_ns`; the trace until then.
+    OutOfBudget { trace: &'a str, end_ns: u64 },
     Finished { exit_code: i32, console: &'a str, trace: &'a str },
 }
 
@@ -135,6 +129,9 @@ fn judge(lab: Lab, test: &TestCase, outcome: &Outcome) -> Verdict {
     let (console_text, trace_text) = match outcome {
         Outcome::NotBuilt(error) => return fail(format!("your solution does not compile:\n{error}")),
         Outcome::Aborted(why) => return fail(format!("the kernel did not finish: {why}")),
+        Outcome::OutOfBudget { trace, end_ns } => {
+            return fail(format!("the kernel did not finish: {}", stall::diagnose(trace, test.max_insns, *end_ns)));
+        }
         Outcome::Finished { exit_code, console, trace } => {
             let lines: Vec<&str> = console.lines().collect();
             if let Some(at) = lines.iter().position(|l| l.starts_with("kernel panic:") || l.starts_with("kernel bug:")) {
