@@ -50,6 +50,31 @@ test("comparison tables take the first run's task names as columns", () => {
   assert.throws(() => compareTable({ id: "t", metric: "speed", rows: [["a", "one"]] }, new Map([["one", result]])), /metric "speed"/);
 });
 
+test("a task's share of the whole run counts idle time, unlike its share of the CPU used", () => {
+  const idle = { ...result, time_ns: 2_000_000_000 };
+  const v = runValues(idle);
+  assert.equal(v.long_time_pct, "40.0");
+  assert.equal(v.long_cpu_pct, "80.0");
+});
+
+test("latency tables have one row per run with the measuring task's min, avg and max", () => {
+  const measured = (min, avg, max) => ({
+    args: "workload=cyclictest",
+    time_ns: 1e9,
+    tasks: [{ ...task(1, "cyclic", 1e9, 1e7, 1000), lat: { min_ns: min, avg_ns: avg, max_ns: max, samples: 1000 } }, task(2, "load0", 1e9, 9e8, 50)],
+  });
+  const runs = new Map([["fifo", measured(24400, 25357, 114400)], ["fair", measured(48600, 91331, 1035700)]]);
+  const t = compareTable({ id: "lat", metric: "latency", corner: "policy", rows: [["fifo", "fifo"], ["fair", "fair"]] }, runs);
+  assert.deepEqual(t.split("\n"), [
+    "| policy | min (µs) | avg (µs) | max (µs) | samples |",
+    "| --- | --- | --- | --- | --- |",
+    "| fifo | 24.4 | 25.4 | 114.4 | 1000 |",
+    "| fair | 48.6 | 91.3 | 1035.7 | 1000 |",
+  ]);
+  assert.throws(() => compareTable({ id: "lat", metric: "latency", rows: [["x", "one"]] }, new Map([["one", result]])),
+    /measured no latency/);
+});
+
 test("the spec rejects duplicates, unknown keys and dangling table rows", () => {
   const ok = { experiments: [{ id: "a.b", args: "sched=cfs" }], tables: [{ id: "t", metric: "cpu_ms", rows: [["x", "a.b"]] }] };
   assert.equal(parseSpec(JSON.stringify(ok)).experiments.length, 1);

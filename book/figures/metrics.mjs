@@ -2,6 +2,7 @@
 // markdown tables. Pure functions: the generator and its tests share them.
 
 const ms = (ns) => (ns / 1e6).toFixed(1);
+const us = (ns) => (ns / 1000).toFixed(1);
 const pct = (x) => x.toFixed(1);
 
 // Tasks whose names differ only in a trailing number form a group: short0..3, hog0..4, task0..9.
@@ -45,10 +46,12 @@ export function runValues(result) {
     v[`${t.name}_switches`] = String(t.switches);
     v[`${t.name}_iter`] = String(t.iterations);
     v[`${t.name}_cpu_pct`] = pct(totalCpu === 0 ? 0 : (t.cpu_ns / totalCpu) * 100);
+    // Share of the whole run, idle included: what a bandwidth reservation (runtime / period) promises.
+    v[`${t.name}_time_pct`] = pct(result.time_ns === 0 ? 0 : (t.cpu_ns / result.time_ns) * 100);
     if (t.lat) {
-      v[`${t.name}_lat_min_us`] = (t.lat.min_ns / 1000).toFixed(1);
-      v[`${t.name}_lat_avg_us`] = (t.lat.avg_ns / 1000).toFixed(1);
-      v[`${t.name}_lat_max_us`] = (t.lat.max_ns / 1000).toFixed(1);
+      v[`${t.name}_lat_min_us`] = us(t.lat.min_ns);
+      v[`${t.name}_lat_avg_us`] = us(t.lat.avg_ns);
+      v[`${t.name}_lat_max_us`] = us(t.lat.max_ns);
     }
   }
   const groups = new Map();
@@ -83,7 +86,7 @@ export function taskTable(result) {
   if (hasLat) header.push("latency avg / max (µs)");
   const rows = result.tasks.map((t) => {
     const row = [t.name, ms(t.finish_ns), ms(t.cpu_ns), ms(t.wait_ns), t.switches, t.iterations];
-    if (hasLat) row.push(t.lat ? `${(t.lat.avg_ns / 1000).toFixed(1)} / ${(t.lat.max_ns / 1000).toFixed(1)}` : "");
+    if (hasLat) row.push(t.lat ? `${us(t.lat.avg_ns)} / ${us(t.lat.max_ns)}` : "");
     return row;
   });
   return markdownTable(header, rows);
@@ -97,14 +100,27 @@ const CELL = {
   switches: (t) => String(t.switches),
 };
 
+// One row per run: the measuring task's latency statistics (cyclictest's Min / Avg / Max).
+function latencyTable(spec, results) {
+  const rows = results.map(([label, r]) => {
+    const t = r.tasks.find((x) => x.lat);
+    if (!t) throw new Error(`table ${spec.id}: the run "${r.args}" measured no latency`);
+    return [label, us(t.lat.min_ns), us(t.lat.avg_ns), us(t.lat.max_ns), t.lat.samples];
+  });
+  return markdownTable([spec.corner ?? "", "min (µs)", "avg (µs)", "max (µs)", "samples"], rows);
+}
+
 export function compareTable(spec, resultsById) {
   const cell = CELL[spec.metric];
-  if (!cell) throw new Error(`table ${spec.id}: metric "${spec.metric}" is not one of ${Object.keys(CELL).join(", ")}`);
+  if (!cell && spec.metric !== "latency") {
+    throw new Error(`table ${spec.id}: metric "${spec.metric}" is not one of ${[...Object.keys(CELL), "latency"].join(", ")}`);
+  }
   const results = spec.rows.map(([label, id]) => {
     const r = resultsById.get(id);
     if (!r) throw new Error(`table ${spec.id}: no experiment "${id}"`);
     return [label, r];
   });
+  if (!cell) return latencyTable(spec, results);
   const names = results[0][1].tasks.map((t) => t.name);
   const rows = results.map(([label, r]) => [
     label,

@@ -3,13 +3,24 @@
 // kernel's argument parser reads the same table, so the controls cannot drift from it.
 // Pure functions, no DOM: the unit tests run them in node.
 
+import { CATALOG_ZH } from "./catalog-zh.js";
+import { pageLang } from "./strings.js";
+
 // Keys every command line has; `smp` is a control of its own since it also sets the harts.
 const FIXED = ["sched", "workload", "smp"];
 // The emulator's limit; the catalog's `smp` entry may lower it.
 const MAX_HARTS = 8;
 
-/** A tunable as the widget uses it; `values` set means "pick one of these". */
-function tunable(raw) {
+// The kernel's help lines and units are English; a Chinese page shows book/widget/catalog-zh.js's
+// text instead, and the kernel's where that table has none.
+const NO_TRANSLATION = { scheduler() {}, workload() {}, tunable() {}, unit() {} };
+const catalogText = (lang) => (/^zh\b/i.test(String(lang)) ? CATALOG_ZH : NO_TRANSLATION);
+
+/**
+ * A tunable as the widget uses it; `values` set means "pick one of these". `owner` is the
+ * scheduler or workload listing it (workloads give one name different meanings).
+ */
+function tunable(raw, owner, text) {
   if (!raw || typeof raw.name !== "string") throw new Error("catalog: a tunable has no name");
   const listed = Array.isArray(raw.values) ? raw.values.map(String) : [];
   // A choice is picked from a list; `features` lists names to combine, so it stays text.
@@ -20,29 +31,35 @@ function tunable(raw) {
     default: raw.default === undefined ? "" : String(raw.default),
     min: typeof raw.min === "number" ? raw.min : null,
     max: typeof raw.max === "number" ? raw.max : null,
-    unit: raw.unit ?? "",
-    help: raw.help ?? "",
+    unit: text.unit(raw.unit) ?? raw.unit ?? "",
+    help: text.tunable(raw.name, owner) ?? raw.help ?? "",
     values,
     features: raw.type === "features" ? listed : null,
   };
 }
 
-function entries(list, what) {
+function entries(list, what, help, text) {
   if (!Array.isArray(list) || list.length === 0) throw new Error(`catalog: no ${what} listed`);
   return list.map((e) => {
     if (typeof e?.name !== "string") throw new Error(`catalog: a ${what} entry has no name`);
-    return { name: e.name, help: e.help ?? "", tunables: (e.tunables ?? []).map(tunable) };
+    return {
+      name: e.name,
+      help: help(e.name) ?? e.help ?? "",
+      tunables: (e.tunables ?? []).map((t) => tunable(t, e.name, text)),
+    };
   });
 }
 
 /**
  * Checks and normalises the kernel's catalog (`kernel/src/catalog.rs`): `schedulers` and
  * `workloads` with their tunables, `globals`, and `defaults`. Tunables may also sit in one
- * flat `tunables` list where the prefix before the dot names the owner.
+ * flat `tunables` list where the prefix before the dot names the owner. Help texts and units
+ * are in `lang`'s language where book/widget/catalog-zh.js has them (English otherwise).
  */
-export function normalizeCatalog(raw) {
-  const scheds = entries(raw?.scheds ?? raw?.schedulers, "schedulers");
-  const workloads = entries(raw?.workloads, "workloads");
+export function normalizeCatalog(raw, lang = pageLang()) {
+  const text = catalogText(lang);
+  const scheds = entries(raw?.scheds ?? raw?.schedulers, "schedulers", text.scheduler, text);
+  const workloads = entries(raw?.workloads, "workloads", text.workload, text);
   const common = [];
   let maxHarts = MAX_HARTS;
   for (const t of [...(raw.globals ?? []), ...(raw.common ?? []), ...(raw.tunables ?? [])]) {
@@ -52,8 +69,8 @@ export function normalizeCatalog(raw) {
     }
     const prefix = t?.name?.split(".")[0];
     const owner = [...scheds, ...workloads].find((e) => e.name === prefix && t.name.includes("."));
-    if (owner) owner.tunables.push(tunable(t));
-    else common.push(tunable(t));
+    if (owner) owner.tunables.push(tunable(t, owner.name, text));
+    else common.push(tunable(t, undefined, text));
   }
   const byName = new Map();
   for (const t of [...common, ...scheds.flatMap((s) => s.tunables), ...workloads.flatMap((w) => w.tunables)]) {
