@@ -117,3 +117,32 @@ test("the link checker finds missing pages and fragments, and ignores external l
   });
   assert.deepEqual(checkLinks(dir), ["a.html: b.html#nope names no element on its page", "a.html: c.html does not exist"]);
 });
+
+test("experiments run under the widget's spelling, and a live pane without its twin is named", async () => {
+  const { normalizeCatalog } = await import("../widget/catalog.js");
+  const { canonical, livePanes, missingTwins } = await import("./twins.mjs");
+  const int = (name, def) => ({ name, type: "int", default: def, min: 0, max: 100, unit: "", help: "" });
+  const catalog = normalizeCatalog({
+    defaults: { sched: "cfs", workload: "spin" },
+    globals: [{ ...int("smp", 1), min: 1, max: 4 }, int("tick_us", 10)],
+    schedulers: [{ name: "cfs", tunables: [int("cfs.x", 1)] }, { name: "fifo", tunables: [] }],
+    workloads: [{ name: "spin", tunables: [int("wl.tasks", 2), int("wl.run_ms", 5)] }],
+  }, "en");
+  // Order follows the catalog, defaults are dropped, smp is spelled out.
+  assert.equal(canonical("wl.run_ms=7 sched=fifo wl.tasks=2 workload=spin tick_us=20", catalog), "sched=fifo workload=spin smp=1 tick_us=20 wl.run_ms=7");
+  assert.throws(() => canonical("sched=cfs wl.nope=1", catalog), /not a setting/);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rq-twins-"));
+  fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-sched="cfs" data-workload="spin" data-smp="2" data-args="wl.tasks=3" data-compare="fifo"></div>\n');
+  const panes = livePanes(dir, catalog);
+  assert.deepEqual(panes.map((p) => p.args), ["sched=cfs workload=spin smp=2 wl.tasks=3", "sched=fifo workload=spin smp=2 wl.tasks=3"]);
+  assert.deepEqual(missingTwins(panes, ["sched=cfs workload=spin smp=2 wl.tasks=3"]),
+    ['01.md: no experiment in experiments.json runs "sched=fifo workload=spin smp=2 wl.tasks=3"']);
+  assert.deepEqual(missingTwins(panes, panes.map((p) => p.args)), []);
+});
+
+test("a refused experiment is declared as such", () => {
+  const spec = (extra) => JSON.stringify({ experiments: [{ id: "a", args: "sched=cfs", ...extra }], tables: [] });
+  assert.equal(parseSpec(spec({ refused: true })).experiments[0].refused, true);
+  assert.throws(() => parseSpec(spec({ refused: "yes" })), /refused is true or absent/);
+});

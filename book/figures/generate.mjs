@@ -13,6 +13,8 @@ import { promisify } from "node:util";
 import { anchored, compareTable, runValues } from "./metrics.mjs";
 import { checkIncludes } from "./includes.mjs";
 import { parseSpec } from "./spec.mjs";
+import { canonical, livePanes, missingTwins } from "./twins.mjs";
+import { normalizeCatalog } from "../widget/catalog.js";
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -39,24 +41,42 @@ async function runOne(cli, cliHash, exp) {
   const events = path.join(CACHE, `${key}.events.tmp`);
   const argv = ["run", "--append", exp.args, "--json", json];
   if (exp.events) argv.push("--events", events);
+  let entry;
   try {
     await run(cli, argv, { maxBuffer: 64 << 20 });
+    if (exp.refused) throw new Error(`experiment ${exp.id} ("${exp.args}") should be refused by the kernel, but it ran`);
+    entry = { result: JSON.parse(fs.readFileSync(json, "utf8")) };
   } catch (e) {
-    throw new Error(`experiment ${exp.id} ("${exp.args}") failed with exit code ${e.code}:\n${e.stdout}${e.stderr}`);
+    // A refused run shows the reader the kernel's `error:` line; the book quotes that line.
+    const error = `${e.stdout ?? ""}`.split("\n").find((l) => l.startsWith("error: "));
+    if (!exp.refused || e.code === undefined || !error) {
+      throw new Error(`experiment ${exp.id} ("${exp.args}") failed with exit code ${e.code}:\n${e.stdout ?? e.message}${e.stderr ?? ""}`);
+    }
+    entry = { error };
   }
-  const entry = { result: JSON.parse(fs.readFileSync(json, "utf8")) };
   if (exp.events) {
     entry.events = fs.readFileSync(events, "utf8").trimEnd().split("\n").slice(0, exp.events).join("\n");
     fs.rmSync(events);
   }
-  fs.rmSync(json);
+  fs.rmSync(json, { force: true });
   fs.writeFileSync(cached, JSON.stringify(entry));
   return entry;
+}
+
+async function readCatalog(cli) {
+  const { stdout } = await run(cli, ["run", "--append", "catalog"], { maxBuffer: 16 << 20 });
+  const line = stdout.split("\n").find((l) => l.startsWith("CATALOG "));
+  if (!line) throw new Error("the kernel printed no CATALOG line");
+  return normalizeCatalog(JSON.parse(line.slice("CATALOG ".length)), "en");
 }
 
 async function main() {
   const spec = parseSpec(fs.readFileSync(path.join(HERE, "experiments.json"), "utf8"));
   const cli = cliPath();
+  const catalog = await readCatalog(cli);
+  for (const exp of spec.experiments) exp.args = canonical(exp.args, catalog);
+  const missing = missingTwins(livePanes(CHAPTERS, catalog), spec.experiments.map((e) => e.args));
+  if (missing.length) throw new Error(`live experiments whose figures the build did not make:\n  ${missing.join("\n  ")}`);
   const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
   fs.mkdirSync(CACHE, { recursive: true });
 
@@ -70,13 +90,13 @@ async function main() {
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
   for (const exp of spec.experiments) {
-    const { result, events } = entries.get(exp.id);
-    const values = runValues(result);
+    const { result, events, error } = entries.get(exp.id);
+    const values = error ? { error } : runValues(result);
     values.args = `\`${exp.args}\``;
     if (events !== undefined) values.events = "```text\n" + events + "\n```";
     fs.writeFileSync(path.join(OUT, `${exp.id}.md`), anchored(values));
   }
-  const results = new Map([...entries].map(([id, e]) => [id, e.result]));
+  const results = new Map([...entries].filter(([, e]) => e.result).map(([id, e]) => [id, e.result]));
   const tables = Object.fromEntries(spec.tables.map((t) => [t.id, compareTable(t, results)]));
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
 

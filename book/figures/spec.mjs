@@ -1,4 +1,5 @@
-// Reads and checks experiments.json: { experiments: [{id, args, events?}], tables: [{id, metric, rows, corner?}] }.
+// Reads and checks experiments.json: { experiments: [{id, args, events?, refused?}], tables: [{id, metric, rows, corner?}] }.
+// `refused: true` marks a run the kernel must reject (its `error:` line becomes the figure `error`).
 
 const ID = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
@@ -21,8 +22,9 @@ export function parseSpec(text) {
     if (e.events !== undefined && !(Number.isInteger(e.events) && e.events > 0)) {
       throw new Error(`experiment ${e.id}: events must be a positive line count`);
     }
+    if (e.refused !== undefined && e.refused !== true) throw new Error(`experiment ${e.id}: refused is true or absent`);
     for (const k of Object.keys(e)) {
-      if (!["id", "args", "events"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
+      if (!["id", "args", "events", "refused"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
     }
   }
   const tableIds = new Set();

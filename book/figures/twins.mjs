@@ -1,0 +1,41 @@
+// The page boots the kernel with the command line the widget builds (book/widget/catalog.js:
+// fixed keys, then non-default tunables in catalog order). A figure matches what the reader's
+// browser shows only if the build ran that very line: the emulator is deterministic, but a
+// different line (another order, a default spelled out) shifts timings by a few instructions.
+// So experiments run under the widget's own spelling, and every live experiment in a chapter
+// must have its twin among them.
+import fs from "node:fs";
+import path from "node:path";
+import { formatArgs, parseArgs } from "../widget/catalog.js";
+
+/** `args` as the widget spells it; throws on what the widget would reject. */
+export function canonical(args, catalog, defaults = {}, sched = undefined) {
+  const { settings, errors } = parseArgs(args, catalog, defaults);
+  if (errors.length) throw new Error(`"${args}": ${errors.join("; ")}`);
+  return formatArgs(settings, catalog, sched ?? settings.sched);
+}
+
+const DIV = /<div class="rq-experiment"([^>]*)>/g;
+const ATTR = /data-([a-z-]+)="([^"]*)"/g;
+
+/** Every pane of every live experiment in the chapters: {chapter, args} in the widget's spelling. */
+export function livePanes(chaptersDir, catalog) {
+  const panes = [];
+  for (const name of fs.readdirSync(chaptersDir).filter((f) => f.endsWith(".md")).sort()) {
+    const text = fs.readFileSync(path.join(chaptersDir, name), "utf8");
+    for (const [, attrs] of text.matchAll(DIV)) {
+      const d = Object.fromEntries([...attrs.matchAll(ATTR)].map(([, k, v]) => [k, v]));
+      const defaults = { sched: d.sched, workload: d.workload, smp: Number(d.smp ?? 1) };
+      for (const sched of [d.sched, d.compare].filter(Boolean)) {
+        panes.push({ chapter: name, args: canonical(d.args ?? "", catalog, defaults, sched) });
+      }
+    }
+  }
+  return panes;
+}
+
+/** The panes no experiment ran, as messages. */
+export function missingTwins(panes, experimentArgs) {
+  const ran = new Set(experimentArgs);
+  return panes.filter((p) => !ran.has(p.args)).map((p) => `${p.chapter}: no experiment in experiments.json runs "${p.args}"`);
+}
