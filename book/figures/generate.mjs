@@ -97,6 +97,9 @@ async function main() {
     fs.writeFileSync(path.join(OUT, `${exp.id}.md`), anchored(values));
   }
   const results = new Map([...entries].filter(([, e]) => e.result).map(([id, e]) => [id, e.result]));
+  // What each command line printed, for the browser tests to compare with the page's own run.
+  const byArgs = Object.fromEntries(spec.experiments.filter((e) => results.has(e.id)).map((e) => [e.args, results.get(e.id)]));
+  fs.writeFileSync(path.join(OUT, "results.json"), JSON.stringify(byArgs));
   const tables = Object.fromEntries(spec.tables.map((t) => [t.id, compareTable(t, results)]));
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
 

@@ -1,11 +1,12 @@
 // End-to-end tests of both editions in Chromium: every chapter page, in English and in Chinese,
-// runs its first experiment to the RESULT line with no console errors and no axe violations;
+// runs its first experiment to the RESULT line the build got for the same command line (the
+// figures the prose quotes), with no console errors and no axe violations;
 // the language switcher keeps the chapter; the Chinese search finds a chapter 6 term and
 // leads there. Needs a built site (`make book`).
 
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, SITE, start } from "../browser.mjs";
 import { axe, finished, open, ready } from "../pages.mjs";
@@ -19,7 +20,10 @@ const CFS_TERM = "虚拟运行时间";
 
 let site;
 let chapters;
+// The RESULT of every experiment the build ran, by command line (book/figures/generate.mjs).
+let built;
 before(async () => {
+  built = JSON.parse(readFileSync(join(SITE, "generated/results.json"), "utf8"));
   if (!existsSync(join(SITE, ZH, "chapters"))) throw new Error("the Chinese edition is not in the built book: run make book");
   chapters = readdirSync(join(SITE, "chapters")).filter((f) => f.endsWith(".html")).sort();
   site = await start();
@@ -47,8 +51,11 @@ for (const { lang, prefix } of EDITIONS) {
         for (const p of panes) {
           assert.equal(p.error, null);
           assert.equal(p.state, "done");
-          assert.equal(JSON.parse(p.result).version, 1, "the RESULT line parsed");
+          const result = JSON.parse(p.result);
+          // The prose quotes the build's run of this very command line: the page must agree.
+          assert.deepEqual(result, built[result.args], `the page's run of "${result.args}" differs from the build's`);
         }
+        if (lang === ZH) assert.ok(!(await page.locator("summary", { hasText: "Answer" }).count()), "an English 'Answer' label");
         await page.waitForTimeout(200); // one more frame for the charts
         if (chapter.startsWith("06-")) await first.screenshot({ path: join(SHOTS, `cfs-${lang}.png`) });
         assert.match(await first.locator(".rq-status").innerText(), new RegExp(T.done(0, "").slice(0, 8)));
