@@ -281,8 +281,10 @@ impl Kernel {
         }
     }
 
-    /// Arms `hart`'s timer for its next tick or the earliest sleeper it must wake.
-    fn program_timer(&self, hart: usize) {
+    /// Arms `hart`'s timer for its next tick, the earliest sleeper it must wake, or the
+    /// earliest event of the classes above the fair one (`Classes::next_event`).
+    #[inline(always)]
+    fn program_timer(&mut self, hart: usize) {
         let mut deadline = hart::get(hart).next_tick_ns.get();
         for t in &self.tasks[1..=self.count] {
             if let State::Sleeping { until, hart: h } = t.state
@@ -290,6 +292,9 @@ impl Kernel {
             {
                 deadline = deadline.min(until);
             }
+        }
+        if self.policy.timed() {
+            deadline = self.class_event(hart, deadline);
         }
         sbi::set_timer(deadline.div_ceil(arch::NS_PER_TICK));
     }
@@ -304,6 +309,26 @@ impl Kernel {
         let preempt = self.policy.tick(&self.tasks[tid], now);
         self.note_milestone(tid, now);
         preempt
+    }
+
+    /// A timer event of the classes above the fair one (not a tick): charge the running task
+    /// and ask only the class checks (`Classes::recheck`). Out of line: all-fair runs never
+    /// come here, and their hot paths stay as they were.
+    #[inline(never)]
+    fn recheck(&mut self, hart: usize, now: u64) -> bool {
+        let tid = self.current[hart];
+        if tid == 0 {
+            return false;
+        }
+        self.charge(tid, now);
+        self.policy.recheck(&self.tasks[tid], now)
+    }
+
+    /// `deadline`, or the earlier event of the classes above the fair one on `hart`.
+    #[inline(never)]
+    fn class_event(&mut self, hart: usize, deadline: u64) -> u64 {
+        let running = Some(self.current[hart]).filter(|&t| t != 0).map(|t| &self.tasks[t]);
+        self.policy.next_event(hart, running, self.last_now).map_or(deadline, |at| at.min(deadline))
     }
 }
 
@@ -347,7 +372,7 @@ pub fn scheduler_loop() -> ! {
     let h = hart::this();
     hart::push_off();
     {
-        let k = KERNEL.lock();
+        let mut k = KERNEL.lock();
         h.next_tick_ns.set(arch::now_ns() + k.tick_ns);
         k.program_timer(index);
     }
@@ -355,7 +380,12 @@ pub fn scheduler_loop() -> ! {
         let next = {
             let mut k = KERNEL.lock();
             let now = k.clock();
-            k.pick(index, now)
+            let next = k.pick(index, now);
+            if k.policy.timed() {
+                // The new task's budget or throttling, or a server throttled by the last one.
+                k.program_timer(index);
+            }
+            next
         };
         match next {
             Some(tid) => {
@@ -396,6 +426,8 @@ pub fn on_timer() {
                 h.ticks_held.set(h.ticks_held.get() + 1);
             }
             preempt = k.tick(index, now);
+        } else if k.policy.timed() {
+            preempt = k.recheck(index, now);
         }
         k.wake_sleepers(now, index);
         k.program_timer(index);

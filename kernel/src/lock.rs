@@ -1,13 +1,20 @@
 //! A spinlock that also masks interrupts on its hart while held (xv6's `push_off`), so an
 //! interrupt handler on the same hart can never spin on a lock its own hart holds.
+//!
+//! It is a ticket lock: harts get the lock in the order they asked for it. A test-and-set
+//! lock lets a hart lose every race for as long as the others keep re-taking it, and on a
+//! deterministic machine that interleaves harts in fixed turns such a losing streak repeats
+//! itself: a hart with work waiting could sit spinning for milliseconds.
 
 use crate::hart;
 use core::cell::UnsafeCell;
 use core::ops::{Deref, DerefMut};
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicU32, Ordering};
 
 pub struct SpinLock<T> {
-    locked: AtomicBool,
+    /// The next ticket to hand out, and the ticket whose holder may enter.
+    next: AtomicU32,
+    serving: AtomicU32,
     data: UnsafeCell<T>,
 }
 
@@ -15,12 +22,13 @@ unsafe impl<T: Send> Sync for SpinLock<T> {}
 
 impl<T> SpinLock<T> {
     pub const fn new(data: T) -> Self {
-        SpinLock { locked: AtomicBool::new(false), data: UnsafeCell::new(data) }
+        SpinLock { next: AtomicU32::new(0), serving: AtomicU32::new(0), data: UnsafeCell::new(data) }
     }
 
     pub fn lock(&self) -> Guard<'_, T> {
         hart::push_off();
-        while self.locked.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
+        let ticket = self.next.fetch_add(1, Ordering::Relaxed);
+        while self.serving.load(Ordering::Acquire) != ticket {
             core::hint::spin_loop();
         }
         Guard { lock: self }
@@ -46,7 +54,9 @@ impl<T> DerefMut for Guard<'_, T> {
 
 impl<T> Drop for Guard<'_, T> {
     fn drop(&mut self) {
-        self.lock.locked.store(false, Ordering::Release);
+        // Only the holder writes `serving`, so a plain increment is enough.
+        let lock = self.lock;
+        lock.serving.store(lock.serving.load(Ordering::Relaxed).wrapping_add(1), Ordering::Release);
         hart::pop_off();
     }
 }

@@ -36,13 +36,15 @@ declare -A small=(
   [realtime]="wl.short_units=50,10,20,50 wl.long_units=2" [occupy]="wl.short_units=300 wl.long_units=3"
   [spin]="wl.run_ms=50" [intr]="wl.run_ms=50"
   [hackbench]="wl.loops=10" [cyclictest]="wl.loops=50" [deadline]="wl.run_ms=50"
+  [cyclictest-hackbench]="wl.loops=50 wl.load_type=hackbench wl.load=4 wl.hold_us=100"
 )
 for smp in 1 4; do
   for sched in fifo rr cfs sjf mlfq bvt eevdf; do
     for wl in "${!small[@]}"; do
-      args="sched=$sched workload=$wl smp=$smp trace=off ${small[$wl]}"
+      # A key `workload-variant` runs `workload` with the variant's arguments.
+      args="sched=$sched workload=${wl%%-hackbench} smp=$smp trace=off ${small[$wl]}"
       out=$(boot "$smp" "$args"); rc=$?
-      expect "$args" 0 "$out" "$rc" '^RESULT \{"version":1,"workload":"'"$wl"'","sched":"'"$sched"'","smp":'"$smp"','
+      expect "$args" 0 "$out" "$rc" '^RESULT \{"version":1,"workload":"'"${wl%%-hackbench}"'","sched":"'"$sched"'","smp":'"$smp"','
     done
   done
   # The trace reaches the UART with '@', every task leaves with why=exit, policy state shows.

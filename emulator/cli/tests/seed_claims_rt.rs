@@ -43,6 +43,15 @@ fn cyclictest_fifo_max_latency_is_far_below_fair() {
     assert!(fifo * 5 < fair, "max latency fifo {fifo} ns, fair {fair} ns");
 }
 
+/// 000: the same claim with hackbench as the load, as the seed ran it: pipe senders and
+/// receivers waking each other all the time, on the measuring thread's hart.
+#[test]
+fn cyclictest_fifo_max_latency_is_far_below_fair_under_hackbench() {
+    let fifo = max_latency("wl.load_type=hackbench wl.policy=fifo");
+    let fair = max_latency("wl.load_type=hackbench wl.policy=fair");
+    assert!(fifo * 5 < fair, "hackbench load: max latency fifo {fifo} ns, fair {fair} ns");
+}
+
 /// 000 / 003: latency comes from what cannot be preempted: the max grows by about the length
 /// of the non-preemptible sections in the load.
 #[test]

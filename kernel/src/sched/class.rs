@@ -46,6 +46,46 @@ impl Classes {
         }
     }
 
+    /// Whether any task above the fair class exists: only then are there timer events
+    /// besides ticks and sleepers (`next_event`), and all-fair runs stay as they were.
+    pub fn timed(&self) -> bool {
+        self.present[1] || self.present[2]
+    }
+
+    /// The earliest time a class above the fair one needs `hart` looked at (`running` is the
+    /// task on it): a deadline budget running out, a replenishment, RT throttling starting or
+    /// ending. The core arms the hart's timer for it, as Linux arms an hrtimer.
+    #[inline(never)]
+    pub fn next_event(&mut self, hart: usize, running: Option<&Task>, now: u64) -> Option<u64> {
+        let dl = if self.present[2] { self.dl.next_event(hart, running, now) } else { None };
+        let rt = if self.present[1] { self.rt.next_event(hart, running, now) } else { None };
+        dl.into_iter().chain(rt).min()
+    }
+
+    /// At a timer event that is not a tick: only the class checks (out of budget or
+    /// throttled? a higher class ready?). The fair policy's `tick` is not called: RR, MLFQ and
+    /// CFS count ticks, and an extra one would change their schedules.
+    #[inline(never)]
+    pub fn recheck(&mut self, current: &Task, now: u64) -> bool {
+        let own = match self.rank[current.tid] {
+            0 => false,
+            1 => self.rt.outranked(current, now),
+            _ => self.dl.tick(current, now),
+        };
+        own || self.higher_ready(current, now)
+    }
+
+    /// A class above `current`'s has a task waiting for its hart.
+    #[inline(always)]
+    fn higher_ready(&mut self, current: &Task, now: u64) -> bool {
+        let hart = match current.state {
+            State::Running(h) => h,
+            _ => 0,
+        };
+        let rank = self.rank[current.tid];
+        (rank < 2 && self.present[2] && self.dl.ready(hart, now, u64::MAX)) || (rank == 0 && self.present[1] && self.rt.ready(hart, now, 0))
+    }
+
     fn view_of(&self, tid: Tid) -> &dyn Scheduler {
         match self.rank[tid] {
             0 => self.fair.view(),
@@ -82,13 +122,7 @@ impl Scheduler for Classes {
     /// now, or was replenished).
     fn tick(&mut self, current: &Task, now: u64) -> bool {
         let own = self.of(current.tid).tick(current, now);
-        let hart = match current.state {
-            State::Running(h) => h,
-            _ => 0,
-        };
-        let rank = self.rank[current.tid];
-        own || (rank < 2 && self.present[2] && self.dl.ready(hart, now, u64::MAX))
-            || (rank == 0 && self.present[1] && self.rt.ready(hart, now, 0))
+        own || self.higher_ready(current, now)
     }
 
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {

@@ -5,9 +5,10 @@
 //! += runtime`. A task that wakes with more runtime left than its bandwidth allows before its
 //! deadline (or past its deadline) starts afresh: `deadline = now + D`, `remaining = runtime`.
 //! Admission control refuses a task set whose total bandwidth exceeds the harts times the RT
-//! share (`rt.runtime_us / rt.period_us`). Replenishment is noticed at the next tick (this
-//! kernel has no high-resolution timers besides sleeps), so a throttled task may restart up
-//! to one tick late.
+//! share (`rt.runtime_us / rt.period_us`). Like Linux's hrtimers, `next_event` tells the core
+//! when the running task's budget runs out and when the earliest throttled server on a hart is
+//! replenished; the core arms the hart's timer for it, so a budget is overrun and a restart
+//! delayed only by the interrupt path (a few microseconds), not by up to a tick.
 
 use super::{Enqueue, Scheduler};
 use crate::line::Line;
@@ -73,8 +74,24 @@ impl Deadline {
     /// Replenishes throttled servers whose time has come; true if one may run on `hart`
     /// with a deadline before `before`.
     pub fn ready(&mut self, hart: usize, now: u64, before: u64) -> bool {
-        self.servers.iter_mut().filter(|s| s.queued).for_each(|s| s.replenish(now));
+        self.replenish_due(now);
         self.servers.iter().any(|s| s.queued && !s.throttled() && s.allowed & (1 << hart) != 0 && s.deadline < before)
+    }
+
+    fn replenish_due(&mut self, now: u64) {
+        self.servers.iter_mut().filter(|s| s.queued).for_each(|s| s.replenish(now));
+    }
+
+    /// When `hart` next needs attention: `running`'s budget running out (if it is a deadline
+    /// task with budget left) or the earliest replenishment of a throttled server it may run.
+    pub fn next_event(&mut self, hart: usize, running: Option<&Task>, now: u64) -> Option<u64> {
+        self.replenish_due(now);
+        let exhausted = running.and_then(|t| {
+            let left = self.servers[t.tid].remaining;
+            (t.class.rank() == 2 && left > 0).then(|| t.charged_at + left as u64)
+        });
+        let replenished = self.servers.iter().filter(|s| s.queued && s.throttled() && s.allowed & (1 << hart) != 0).map(|s| s.deadline).min();
+        exhausted.into_iter().chain(replenished).min()
     }
 }
 

@@ -5,7 +5,9 @@
 //! task keeps the unexpired part of its quantum. RT throttling
 //! (`Documentation/scheduler/sched-rt-group.rst`): in each period of `rt.period_us` the
 //! class may use `rt.runtime_us` of each hart; past that the hart runs fair tasks (or idles)
-//! until the next period. `rt.runtime_us=-1` turns throttling off.
+//! until the next period. `rt.runtime_us=-1` turns throttling off. `next_event` tells the
+//! core when a hart's RT runtime runs out and when its throttled period ends, so both take
+//! effect on time rather than at the next tick.
 
 use super::queue::TidQueue;
 use super::{Enqueue, Scheduler};
@@ -83,6 +85,24 @@ impl Rt {
         !self.throttled(hart, now)
             && self.queues[above as usize + 1..].iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0))
     }
+
+    /// `current` must leave its hart: the class is throttled there or a higher priority waits.
+    pub fn outranked(&self, current: &Task, now: u64) -> bool {
+        let hart = running_hart(current);
+        self.throttled(hart, now) || self.ready(hart, now, self.prio[current.tid])
+    }
+
+    /// When throttling next changes something on `hart`: the running RT task using up the
+    /// period's runtime, or the period's end while the class is throttled and has work.
+    pub fn next_event(&self, hart: usize, running: Option<&Task>, now: u64) -> Option<u64> {
+        let runtime = self.runtime?;
+        let used = self.used(hart, now);
+        if used >= runtime {
+            let waiting = self.queues.iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0));
+            return waiting.then_some((now / self.period + 1) * self.period);
+        }
+        running.filter(|t| t.class.rank() == 1).map(|t| t.charged_at + (runtime - used))
+    }
 }
 
 fn running_hart(task: &Task) -> usize {
@@ -144,7 +164,7 @@ impl Scheduler for Rt {
             }
             return peers;
         }
-        self.ready(hart, now, self.prio[tid])
+        self.outranked(current, now)
     }
 
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {

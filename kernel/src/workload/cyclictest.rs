@@ -1,9 +1,11 @@
 //! `cyclictest` (rt-tests, seeds 000 and 003): a measuring thread sleeps to absolute
 //! deadlines `interval` apart and records how late it wakes (timer wakeup latency), under a
-//! chosen load: fair tasks that work and briefly sleep, each unit optionally a
+//! chosen load (`wl.load_type`): fair tasks that work and briefly sleep, or hackbench's
+//! pipe senders and receivers (seed 000), each unit of work optionally starting with a
 //! non-preemptible section of `wl.hold_us`. `wl.isolate=1` keeps the load off hart 0, where
 //! the measuring thread is pinned (the isolcpus idea of seed 003; needs smp=2 or more).
 
+use super::hackbench::{self, Groups};
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
 use crate::dispatch::{iteration_done, latency_sample, nopreempt, now_ns, sleep_ns};
@@ -22,7 +24,8 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 1_000_000 }, default: "1000", unit: "samples", help: "wakeups to measure (cyclictest -l)" },
         Tunable { name: "wl.policy", kind: Kind::Choice(&["fifo", "rr", "fair"]), default: "fifo", unit: "", help: "the measuring thread's policy (cyclictest --policy)" },
         Tunable { name: "wl.prio", kind: Kind::Int { min: 1, max: 99 }, default: "80", unit: "", help: "its real-time priority (cyclictest -p)" },
-        Tunable { name: "wl.load", kind: Kind::Int { min: 0, max: 32 }, default: "8", unit: "tasks", help: "fair load tasks" },
+        Tunable { name: "wl.load_type", kind: Kind::Choice(&["work", "hackbench"]), default: "work", unit: "", help: "the load: tasks that work and sleep, or hackbench (one group of wl.load sender/receiver pairs passing messages through pipes)" },
+        Tunable { name: "wl.load", kind: Kind::Int { min: 0, max: 32 }, default: "8", unit: "tasks", help: "fair load tasks (hackbench: sender/receiver pairs, at most 16)" },
         Tunable { name: "wl.load_work_us", kind: Kind::Int { min: 1, max: 1_000_000 }, default: "2000", unit: "us", help: "each load task's work per unit" },
         Tunable { name: "wl.load_sleep_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "100", unit: "us", help: "each load task's sleep after a unit (0: a pure CPU hog)" },
         Tunable { name: "wl.hold_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "if not 0, each load unit starts with a non-preemptible section this long" },
@@ -44,8 +47,19 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         let measure = Params { class, harts: hart0, ..Params::FAIR };
         sp.spawn_with(measure, "cyclic", None, measuring, &[get(s, "wl.interval_us") * 1000, get(s, "wl.loops")])?;
         let load = Params { harts: others, ..Params::FAIR };
-        let args = [get(s, "wl.load_work_us") * 1000, get(s, "wl.load_sleep_us") * 1000, get(s, "wl.hold_us") * 1000];
-        for i in 0..get(s, "wl.load") as usize {
+        let (tasks, hold_ns) = (get(s, "wl.load") as usize, get(s, "wl.hold_us") * 1000);
+        if s.int("wl.load_type") == 1 {
+            if tasks > 16 {
+                return Err(ArgError::Invalid("wl.load", "a hackbench load has at most 16 sender/receiver pairs"));
+            }
+            if tasks == 0 {
+                return Ok(());
+            }
+            let g = Groups { groups: 1, fds: tasks, loops: 0, msg_bytes: 100, msg_insns: 2000, pipe_bytes: 65536, hold_ns, params: load };
+            return hackbench::spawn_groups(&g, sp);
+        }
+        let args = [get(s, "wl.load_work_us") * 1000, get(s, "wl.load_sleep_us") * 1000, hold_ns];
+        for i in 0..tasks {
             sp.spawn_with(load, "load", Some(i), loader, &args)?;
         }
         Ok(())
@@ -65,6 +79,7 @@ fn measuring([interval, loops, ..]: Args) {
         next += interval;
     }
     MEASURING.store(false, Ordering::Relaxed);
+    hackbench::stop();
 }
 
 /// The emulator runs 100 instructions per microsecond: one per 10 ns.

@@ -4,19 +4,71 @@
 //! and waking, which makes the total time a measure of wakeup placement and preemption.
 //! `wl.hog=1` adds a CPU hog that spins until the last receiver is done (seed 002's `eatcpu`
 //! on the same CPU); `wl.warp_us` is the BVT warp of the hackbench tasks (not the hog's).
+//! `spawn_groups` also serves as another workload's load (cyclictest's `wl.load_type`):
+//! then senders write until `stop`, close their ends, and receivers read to end-of-file.
 
 use super::{Spawner, WorkloadSpec, get};
-use crate::args::{Kind, Settings, Tunable};
-use crate::dispatch::iteration_done;
+use crate::args::{ArgError, Kind, Settings, Tunable};
+use crate::dispatch::{iteration_done, nopreempt};
 use crate::pipe;
 use crate::task::{Args, Params};
 use crate::work::spin;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 const MAX_FDS: usize = 16;
 
 /// Receivers still reading; the hog stops when it reaches zero.
 static RECEIVERS_LEFT: AtomicU64 = AtomicU64::new(0);
+
+/// Senders spawned with `loops = 0` write until this is set.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// Ends a hackbench started as a load (`Groups::loops == 0`).
+pub fn stop() {
+    STOPPED.store(true, Ordering::Relaxed);
+}
+
+/// A hackbench set-up: `groups` of `fds` senders and receivers.
+pub struct Groups {
+    pub groups: usize,
+    pub fds: usize,
+    /// Messages per sender and receiver pair; 0: until `stop`.
+    pub loops: u64,
+    pub msg_bytes: u64,
+    pub msg_insns: u64,
+    pub pipe_bytes: u32,
+    /// If not 0, each message's work is a non-preemptible section this long (ns).
+    pub hold_ns: u64,
+    pub params: Params,
+}
+
+/// Creates the groups' pipes, receivers and senders.
+pub fn spawn_groups(g: &Groups, sp: &mut Spawner) -> Result<(), ArgError> {
+    RECEIVERS_LEFT.store((g.groups * g.fds) as u64, Ordering::Relaxed);
+    // A receiver reads until end-of-file when the senders run until stopped.
+    let messages = if g.loops == 0 { u64::MAX } else { g.fds as u64 * g.loops };
+    for group in 0..g.groups {
+        // Pipe numbers of this group's receivers, as a bit mask for the senders.
+        let mut pipes = 0u64;
+        for r in 0..g.fds {
+            let p = sp.pipe(g.pipe_bytes, g.fds as u32)?;
+            pipes |= 1 << p;
+            sp.spawn_with(g.params, "recv", Some(group * g.fds + r), receiver, &[p as u64, messages, g.msg_bytes, g.msg_insns, g.hold_ns])?;
+        }
+        for w in 0..g.fds {
+            sp.spawn_with(g.params, "send", Some(group * g.fds + w), sender, &[pipes, g.loops, g.msg_bytes, g.msg_insns, g.hold_ns])?;
+        }
+    }
+    Ok(())
+}
+
+/// A message's work: `insns` instructions, the first `hold_ns` of them not preemptible.
+fn message_work(insns: u64, hold_ns: u64) {
+    if hold_ns > 0 {
+        nopreempt(hold_ns, || spin(1000));
+    }
+    spin(insns);
+}
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "hackbench",
@@ -34,23 +86,19 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     spawn: |s: &Settings, sp: &mut Spawner| {
         let (groups, fds) = (get(s, "wl.groups") as usize, get(s, "wl.fds") as usize);
         if groups * fds * 2 + get(s, "wl.hog") as usize > 63 || groups * fds > pipe::MAX_PIPES {
-            return Err(crate::args::ArgError::Invalid("wl.groups", "groups x fds must be at most 31 (a sender and a receiver per pair, 63 tasks in all)"));
+            return Err(ArgError::Invalid("wl.groups", "groups x fds must be at most 31 (a sender and a receiver per pair, 63 tasks in all)"));
         }
-        let (loops, bytes, insns) = (get(s, "wl.loops"), get(s, "wl.msg_bytes"), get(s, "wl.msg_insns"));
-        let params = Params { warp_ns: get(s, "wl.warp_us") * 1000, ..Params::FAIR };
-        RECEIVERS_LEFT.store((groups * fds) as u64, Ordering::Relaxed);
-        for g in 0..groups {
-            // Pipe numbers of this group's receivers, as a bit mask for the senders.
-            let mut pipes = 0u64;
-            for r in 0..fds {
-                let p = sp.pipe(get(s, "wl.pipe_bytes") as u32)?;
-                pipes |= 1 << p;
-                sp.spawn_with(params, "recv", Some(g * fds + r), receiver, &[p as u64, fds as u64 * loops, bytes, insns])?;
-            }
-            for w in 0..fds {
-                sp.spawn_with(params, "send", Some(g * fds + w), sender, &[pipes, loops, bytes, insns])?;
-            }
-        }
+        let g = Groups {
+            groups,
+            fds,
+            loops: get(s, "wl.loops"),
+            msg_bytes: get(s, "wl.msg_bytes"),
+            msg_insns: get(s, "wl.msg_insns"),
+            pipe_bytes: get(s, "wl.pipe_bytes") as u32,
+            hold_ns: 0,
+            params: Params { warp_ns: get(s, "wl.warp_us") * 1000, ..Params::FAIR },
+        };
+        spawn_groups(&g, sp)?;
         for h in 0..get(s, "wl.hog") as usize {
             sp.spawn("hog", Some(h), hog, &[])?;
         }
@@ -58,20 +106,27 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     },
 };
 
-fn sender([pipes, loops, bytes, insns, ..]: Args) {
-    for _ in 0..loops {
+fn sender([pipes, loops, bytes, insns, hold_ns, ..]: Args) {
+    let mut sent = 0;
+    while if loops == 0 { !STOPPED.load(Ordering::Relaxed) } else { sent < loops } {
         for p in (0..64).filter(|p| pipes & (1 << p) != 0) {
-            spin(insns);
+            message_work(insns, hold_ns);
             pipe::write(p, bytes as u32);
         }
         iteration_done();
+        sent += 1;
+    }
+    for p in (0..64).filter(|p| pipes & (1 << p) != 0) {
+        pipe::close_writer(p);
     }
 }
 
-fn receiver([p, messages, bytes, insns, ..]: Args) {
+fn receiver([p, messages, bytes, insns, hold_ns, ..]: Args) {
     for _ in 0..messages {
-        pipe::read_exact(p as usize, bytes as u32);
-        spin(insns);
+        if !pipe::read_exact(p as usize, bytes as u32) {
+            break;
+        }
+        message_work(insns, hold_ns);
         iteration_done();
     }
     RECEIVERS_LEFT.fetch_sub(1, Ordering::Relaxed);

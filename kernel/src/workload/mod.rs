@@ -78,9 +78,9 @@ impl<'a> Spawner<'a> {
         self.kernel.spawn(name, index, params, entry, full).map_err(|why| ArgError::Invalid("workload", why))
     }
 
-    /// A new pipe of `capacity` bytes for the workload's tasks.
-    pub fn pipe(&mut self, capacity: u32) -> Result<usize, ArgError> {
-        self.kernel.pipes.create(capacity).ok_or(ArgError::Invalid("workload", "too many pipes (at most 32)"))
+    /// A new pipe of `capacity` bytes with `writers` writers for the workload's tasks.
+    pub fn pipe(&mut self, capacity: u32, writers: u32) -> Result<usize, ArgError> {
+        self.kernel.pipes.create(capacity, writers).ok_or(ArgError::Invalid("workload", "too many pipes (at most 32)"))
     }
 }
 
