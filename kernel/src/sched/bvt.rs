@@ -13,7 +13,7 @@
 //! the same distance after CFS's compensated point (min - latency/2, the seed's fix), `cfs`
 //! is plain CFS placement. No rule moves a task backwards.
 
-use super::{Enqueue, Policy, SchedSpec, Scheduler, cfs::weight_of};
+use super::{Enqueue, Policy, SchedSpec, Scheduler, Where, cfs::weight_of};
 use crate::args::{Kind, Settings, Tunable};
 use crate::line::Line;
 use crate::task::{MAX_TASKS, Task, Tid};
@@ -67,13 +67,6 @@ pub const SPEC: SchedSpec = SchedSpec {
         Ok(Policy::Bvt(Bvt::new(s, place)))
     },
 };
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Where {
-    Off,
-    Queued,
-    Running,
-}
 
 #[derive(Clone, Copy)]
 struct Entity {

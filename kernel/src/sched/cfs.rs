@@ -8,7 +8,7 @@
 //! easier to read. Tunables are Linux's single-CPU defaults (6 ms, 0.75 ms, 1 ms), not
 //! scaled by 1 + log2(ncpus) as Linux does, so a run on 4 harts keeps the same numbers.
 
-use super::{Enqueue, Policy, SchedSpec, Scheduler};
+use super::{Enqueue, Policy, SchedSpec, Scheduler, Where};
 use crate::args::{Kind, Settings, Tunable};
 use crate::line::Line;
 use crate::task::{MAX_TASKS, Task, Tid};
@@ -53,13 +53,6 @@ pub const SPEC: SchedSpec = SchedSpec {
         }))
     },
 };
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Where {
-    Off,
-    Queued,
-    Running,
-}
 
 /// `struct sched_entity`, the part this kernel needs.
 #[derive(Clone, Copy)]

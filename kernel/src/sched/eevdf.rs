@@ -11,7 +11,7 @@
 //! at V with half a slice to their deadline (PLACE_DEADLINE_INITIAL). A woken task preempts
 //! if it is eligible and its deadline is earlier than the running task's.
 
-use super::{Enqueue, Policy, SchedSpec, Scheduler, cfs::weight_of};
+use super::{Enqueue, Policy, SchedSpec, Scheduler, Where, cfs::weight_of};
 use crate::args::{Kind, Settings, Tunable};
 use crate::line::Line;
 use crate::task::{MAX_TASKS, Task, Tid};
@@ -28,13 +28,6 @@ pub const SPEC: SchedSpec = SchedSpec {
         Ok(Policy::Eevdf(Eevdf { slice: s.int("eevdf.base_slice_ns") as u64, entity: [Entity::NONE; MAX_TASKS], seq: 0 }))
     },
 };
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Where {
-    Off,
-    Queued,
-    Running,
-}
 
 #[derive(Clone, Copy)]
 struct Entity {

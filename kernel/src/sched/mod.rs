@@ -35,6 +35,15 @@ pub enum Enqueue {
     Yielded,
 }
 
+/// Where a fair policy's task is: out of the run queue (asleep, blocked, exited), queued, or on
+/// a hart. CFS, BVT and EEVDF keep it per entity.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Where {
+    Off,
+    Queued,
+    Running,
+}
+
 pub trait Scheduler {
     /// Puts a runnable task in the queue.
     fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64);
