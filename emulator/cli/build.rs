@@ -22,7 +22,12 @@ struct Guest {
 }
 
 const GUESTS: &[Guest] = &[
-    Guest { env: "RUNQUEUE_KERNEL_ELF", dir: "kernel", bin: "runqueue-kernel", extra_watch: &[] },
+    Guest {
+        env: "RUNQUEUE_KERNEL_ELF",
+        dir: "kernel",
+        bin: "runqueue-kernel",
+        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab"],
+    },
     Guest {
         env: "RUNQUEUE_BENCH_ELF",
         dir: "emulator/guests/bench",

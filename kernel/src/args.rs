@@ -1,48 +1,13 @@
 //! The boot command line (`docs/platform.md`, contract 3). One table of tunables drives both
 //! the parser and the `catalog` the book builds its controls from, so they cannot drift.
 
-use crate::sched::{SCHEDULERS, SchedSpec};
+use crate::sched::{Spec, schedulers};
 use crate::workload::{WORKLOADS, WorkloadSpec};
 use core::fmt;
 
-pub const MAX_LIST: usize = 16;
+pub use runqueue_sched_api::{IntList, Kind, MAX_LIST, Tunable};
+
 const MAX_GIVEN: usize = 32;
-
-#[derive(Clone, Copy)]
-pub enum Kind {
-    Int { min: i64, max: i64 },
-    /// `p/q` (or a plain 0 or 1) between 0 and 1.
-    Fraction,
-    /// Comma-separated integers, each in `min..=max`.
-    List { min: i64, max: i64 },
-    /// Comma-separated feature names, each turning one on, or off with a `NO_` prefix; applied
-    /// over the default set, like writes to Linux's `sched_features`.
-    Features(&'static [&'static str]),
-    Choice(&'static [&'static str]),
-}
-
-/// One tunable: its name, what values it takes, and how the book should present it.
-pub struct Tunable {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub default: &'static str,
-    pub unit: &'static str,
-    pub help: &'static str,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct IntList {
-    pub items: [i64; MAX_LIST],
-    pub len: usize,
-}
-
-impl IntList {
-    pub const EMPTY: IntList = IntList { items: [0; MAX_LIST], len: 0 };
-
-    pub fn as_slice(&self) -> &[i64] {
-        &self.items[..self.len]
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Value {
@@ -57,7 +22,7 @@ pub enum Value {
 /// The command-line settings everything else is built from.
 pub struct Settings {
     pub args: &'static str,
-    pub sched: &'static SchedSpec,
+    pub sched: Spec,
     pub workload: &'static WorkloadSpec,
     given: [Option<(&'static Tunable, Value)>; MAX_GIVEN],
 }
@@ -76,6 +41,7 @@ pub const GLOBAL: &[Tunable] = &[
     crate::workload::RTPOLICY,
     crate::workload::WARP,
     crate::workload::HARTS,
+    crate::workload::ARRIVE,
 ];
 
 pub const DEFAULT_SCHED: &str = "cfs";
@@ -94,9 +60,9 @@ pub enum ArgError {
     Invalid(&'static str, &'static str),
 }
 
-fn names<T>(out: &mut fmt::Formatter, items: &[T], name: impl Fn(&T) -> &str) -> fmt::Result {
-    for (i, item) in items.iter().enumerate() {
-        write!(out, "{}{}", if i == 0 { "" } else { ", " }, name(item))?;
+fn names<T>(out: &mut fmt::Formatter, items: impl IntoIterator<Item = T>, name: impl Fn(&T) -> &str) -> fmt::Result {
+    for (i, item) in items.into_iter().enumerate() {
+        write!(out, "{}{}", if i == 0 { "" } else { ", " }, name(&item))?;
     }
     Ok(())
 }
@@ -107,7 +73,7 @@ impl fmt::Display for ArgError {
             ArgError::NotKeyValue(w) => write!(f, "argument '{w}' is not NAME=VALUE (or the word 'catalog')"),
             ArgError::UnknownSched(s) => {
                 write!(f, "unknown scheduler '{s}'; accepted: ")?;
-                names(f, SCHEDULERS, |s| s.name)
+                names(f, schedulers(), |s| s.name())
             }
             ArgError::UnknownWorkload(w) => {
                 write!(f, "unknown workload '{w}'; accepted: ")?;
@@ -116,9 +82,9 @@ impl fmt::Display for ArgError {
             ArgError::UnknownKey(k, workload) => {
                 write!(f, "unknown argument '{k}'; accepted: sched, workload, ")?;
                 names(f, GLOBAL, |t| t.name)?;
-                for s in SCHEDULERS.iter().filter(|s| !s.tunables.is_empty()) {
+                for s in schedulers().filter(|s| !s.tunables().is_empty()) {
                     write!(f, ", ")?;
-                    names(f, s.tunables, |t| t.name)?;
+                    names(f, s.tunables(), |t| t.name)?;
                 }
                 write!(f, ", and {}'s: ", workload.name)?;
                 names(f, workload.tunables, |t| t.name)?;
@@ -224,7 +190,7 @@ impl Settings {
             }
         }
         let (sched_name, workload_name) = (sched_name.unwrap_or(DEFAULT_SCHED), workload_name.unwrap_or(DEFAULT_WORKLOAD));
-        let sched = SCHEDULERS.iter().find(|s| s.name == sched_name).ok_or(ArgError::UnknownSched(sched_name))?;
+        let sched = schedulers().find(|s| s.name() == sched_name).ok_or(ArgError::UnknownSched(sched_name))?;
         let workload =
             WORKLOADS.iter().find(|w| w.name == workload_name).ok_or(ArgError::UnknownWorkload(workload_name))?;
         let mut settings = Settings { args, sched, workload, given: [None; MAX_GIVEN] };
@@ -247,7 +213,7 @@ impl Settings {
 
     /// The tunable called `name` among the globals, every scheduler's, and this workload's.
     fn tunable(&self, name: &str) -> Option<&'static Tunable> {
-        let scheds = SCHEDULERS.iter().flat_map(|s| s.tunables.iter());
+        let scheds = schedulers().flat_map(|s| s.tunables().iter());
         GLOBAL.iter().chain(scheds).chain(self.workload.tunables.iter()).find(|t| t.name == name)
     }
 
@@ -301,9 +267,38 @@ impl Settings {
     }
 }
 
+/// What a policy reads of the settings (`runqueue_sched_api::Settings`).
+impl runqueue_sched_api::Settings for Settings {
+    fn int(&self, name: &str) -> i64 {
+        Settings::int(self, name)
+    }
+
+    fn fraction(&self, name: &str) -> (u64, u64) {
+        Settings::fraction(self, name)
+    }
+
+    fn list(&self, name: &str) -> IntList {
+        Settings::list(self, name)
+    }
+
+    fn features(&self, name: &str) -> u32 {
+        Settings::features(self, name)
+    }
+
+    fn given(&self, name: &str) -> bool {
+        Settings::given(self, name)
+    }
+}
+
+impl From<runqueue_sched_api::Invalid> for ArgError {
+    fn from(runqueue_sched_api::Invalid(name, why): runqueue_sched_api::Invalid) -> ArgError {
+        ArgError::Invalid(name, why)
+    }
+}
+
 /// Checks every default in every table parses; `catalog` refuses to describe a broken table.
 pub fn check_defaults() -> Result<(), &'static str> {
-    let scheds = SCHEDULERS.iter().flat_map(|s| s.tunables.iter());
+    let scheds = schedulers().flat_map(|s| s.tunables().iter());
     let works = WORKLOADS.iter().flat_map(|w| w.tunables.iter());
     for t in GLOBAL.iter().chain(scheds).chain(works) {
         if parse_value(t, t.default).is_none() {

@@ -5,7 +5,7 @@
 use crate::args::{self, GLOBAL, Kind, Tunable};
 use crate::console::{self, Uart};
 use crate::json;
-use crate::sched::SCHEDULERS;
+use crate::sched::schedulers;
 use crate::workload::WORKLOADS;
 use core::fmt::{self, Write};
 
@@ -76,8 +76,8 @@ fn write(u: &mut Uart) -> fmt::Result {
     write!(u, "CATALOG {{\"version\":1,\"defaults\":{{\"sched\":\"{}\",\"workload\":\"{}\"}},\"globals\":", args::DEFAULT_SCHED, args::DEFAULT_WORKLOAD)?;
     tunables(u, GLOBAL)?;
     u.write_str(",\"schedulers\":[")?;
-    for (i, s) in SCHEDULERS.iter().enumerate() {
-        entry(u, i == 0, s.name, s.help, s.tunables)?;
+    for (i, s) in schedulers().enumerate() {
+        entry(u, i == 0, s.name(), s.help(), s.tunables())?;
     }
     u.write_str("],\"workloads\":[")?;
     for (i, w) in WORKLOADS.iter().enumerate() {

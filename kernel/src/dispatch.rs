@@ -9,11 +9,12 @@
 
 use crate::arch::{self, swtch};
 use crate::hart::{self, Leave, MAX_HARTS};
-use crate::line::Line;
+use runqueue_sched_api::Line;
 use crate::lock::SpinLock;
 use crate::latency::Latency;
 use crate::pipe::Pipes;
-use crate::sched::{Enqueue, Scheduler, class::Classes};
+use crate::sched::class::Classes;
+use runqueue_sched_api::Enqueue;
 use crate::task::{self, Args, Entry, MAX_TASKS, Params, State, Task, Tid};
 use crate::{power, report, sbi, trace};
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -108,6 +109,18 @@ impl Kernel {
         *t = Task::new(tid, params, allowed, entry, args, now);
         t.set_name(name, index);
         task::prepare(tid, trampoline);
+        if params.arrive_ns > 0 {
+            // Hart 0's timer (armed when its loop starts) brings it in.
+            t.state = State::Sleeping { until: start_ns() + params.arrive_ns, hart: 0 };
+            t.arriving = true;
+        } else {
+            self.arrive(tid, now);
+        }
+        Ok(tid)
+    }
+
+    /// A task joins the run queue for the first time: the policy and the trace see it new.
+    fn arrive(&mut self, tid: Tid, now: u64) {
         self.policy.enqueue(&self.tasks[tid], Enqueue::New, now);
         let (policy, t) = (&self.policy, &self.tasks[tid]);
         trace::event(now, "new", tid, |l| {
@@ -118,7 +131,6 @@ impl Kernel {
             policy.describe(tid, l);
         });
         self.milestone[tid] = self.milestone_hash(tid);
-        Ok(tid)
     }
 
     fn milestone_hash(&self, tid: Tid) -> u64 {
@@ -155,8 +167,16 @@ impl Kernel {
         let Kernel { tasks, policy, .. } = self;
         let allowed = |t: Tid| t < MAX_TASKS && tasks[t].allowed & (1 << hart) != 0;
         let tid = policy.pick_next(hart, now, &allowed)?;
-        if tid == 0 || tid > self.count || self.tasks[tid].state != State::Runnable {
-            crate::println!("kernel bug: scheduler '{}' picked task {tid}, which is not runnable", self.run.sched);
+        // The policy's answer is checked, never trusted: a lab policy is students' code.
+        let why = if tid == 0 || tid > self.count || self.tasks[tid].state != State::Runnable {
+            "which is not runnable"
+        } else if self.tasks[tid].allowed & (1 << hart) == 0 {
+            "which may not run on that hart"
+        } else {
+            ""
+        };
+        if !why.is_empty() {
+            crate::println!("kernel bug: scheduler '{}' picked task {tid} for hart {hart}, {why}", self.run.sched);
             power::exit(3);
         }
         self.current[hart] = tid;
@@ -236,10 +256,14 @@ impl Kernel {
         let t = &mut self.tasks[tid];
         t.state = State::Runnable;
         t.runnable_since = now;
-        self.policy.enqueue(&self.tasks[tid], Enqueue::Wakeup, now);
-        let policy = &self.policy;
-        trace::event(now, "wake", tid, |l| policy.describe(tid, l));
-        self.note_milestone(tid, now);
+        if core::mem::take(&mut t.arriving) {
+            self.arrive(tid, now);
+        } else {
+            self.policy.enqueue(&self.tasks[tid], Enqueue::Wakeup, now);
+            let policy = &self.policy;
+            trace::event(now, "wake", tid, |l| policy.describe(tid, l));
+            self.note_milestone(tid, now);
+        }
 
         let allowed = self.tasks[tid].allowed;
         let order = (local..self.harts).chain(0..local).filter(|h| allowed & (1 << h) != 0);

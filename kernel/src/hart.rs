@@ -2,7 +2,7 @@
 //! fields other harts read or write are atomics, the rest only ever change on their own hart.
 
 use crate::arch::{self, Context};
-use crate::line::Line;
+use runqueue_sched_api::Line;
 use core::cell::{Cell, UnsafeCell};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

@@ -16,7 +16,6 @@ mod fdt;
 mod hart;
 mod json;
 mod latency;
-mod line;
 mod lock;
 mod pipe;
 mod power;
@@ -58,12 +57,12 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     if smp > boot.cpus {
         fail(EXIT_BAD_ARGS, format_args!("error: smp={smp} but the machine has {} hart(s)", boot.cpus));
     }
-    let policy = (settings.sched.build)(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
+    let policy = settings.sched.build(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
     trace::configure(settings.trace_on(), boot.trace_device);
     let tick_us = settings.int("tick_us") as u64;
     println!(
         "runqueue-kernel: sched={} workload={} smp={smp} tick_us={tick_us} trace={} ram={} MiB",
-        settings.sched.name,
+        settings.sched.name(),
         settings.workload.name,
         if !settings.trace_on() { "off" } else if boot.trace_device { "device" } else { "uart" },
         boot.mem_bytes >> 20
@@ -74,7 +73,7 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
         let mut k = KERNEL.lock();
         let run = RunInfo {
             args: settings.args,
-            sched: settings.sched.name,
+            sched: settings.sched.name(),
             workload: settings.workload.name,
             smp,
             seed: settings.int("seed") as u64,

@@ -12,7 +12,7 @@ struct Ms(u64);
 impl fmt::Display for Ms {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let text = {
-            let mut l = crate::line::Line::new();
+            let mut l = runqueue_sched_api::Line::new();
             l.num(self.0 / 1_000_000).byte(b'.');
             let frac = self.0 % 1_000_000 / 1000;
             l.num(frac / 100).num(frac / 10 % 10).num(frac % 10);

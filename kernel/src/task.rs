@@ -5,10 +5,8 @@
 use crate::arch::Context;
 use core::cell::UnsafeCell;
 
-pub type Tid = usize;
+pub use runqueue_sched_api::{Class, MAX_TASKS, Tid};
 
-/// Tids run from 1; slot 0 stands for a hart's idle loop and is never a task.
-pub const MAX_TASKS: usize = 64;
 pub const TASK_STACK_SIZE: usize = 16 * 1024;
 const NAME_CAP: usize = 16;
 
@@ -28,41 +26,6 @@ pub enum State {
     Exited,
 }
 
-/// A task as the core sees it. Policies get `&Task`: they can read the accounting below but
-/// only the core (`dispatch`) writes it, so a policy cannot fake the figures it is judged by.
-/// The scheduling class a task belongs to: deadline tasks run before real-time ones, which
-/// run before fair ones (the policy `sched=` chooses).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Class {
-    Fair,
-    /// SCHED_FIFO / SCHED_RR with a static priority 1 (low) ..= 99 (high).
-    Fifo(u8),
-    Rr(u8),
-    /// SCHED_DEADLINE: runtime <= deadline <= period, in ns.
-    Deadline { runtime: u64, deadline: u64, period: u64 },
-}
-
-impl Class {
-    /// The name on `new` trace events.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Class::Fair => "fair",
-            Class::Fifo(_) => "fifo",
-            Class::Rr(_) => "rr",
-            Class::Deadline { .. } => "dl",
-        }
-    }
-
-    /// Larger runs first: deadline 2, real-time 1, fair 0.
-    pub fn rank(&self) -> u8 {
-        match self {
-            Class::Fair => 0,
-            Class::Fifo(_) | Class::Rr(_) => 1,
-            Class::Deadline { .. } => 2,
-        }
-    }
-}
-
 /// Per-task scheduling parameters from the workload and the command line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Params {
@@ -72,12 +35,16 @@ pub struct Params {
     pub warp_ns: u64,
     /// Harts it may run on (bit h = hart h); 0: all of them.
     pub harts: u32,
+    /// When it arrives, in ns after the workload starts (0: at once).
+    pub arrive_ns: u64,
 }
 
 impl Params {
-    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, harts: 0 };
+    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, harts: 0, arrive_ns: 0 };
 }
 
+/// A task as the core sees it. Policies get its `view`: a copy of what they may read, so a
+/// policy cannot change the figures it is judged by.
 pub struct Task {
     pub tid: Tid,
     name: [u8; NAME_CAP],
@@ -87,6 +54,9 @@ pub struct Task {
     pub warp_ns: u64,
     /// A waker found this task still on its way to blocking: its block ends at once.
     pub wake_pending: bool,
+    /// Created, but not there yet: it sleeps until its arrival time (`Params::arrive_ns`),
+    /// and only then does the policy (and the trace) see it as new.
+    pub arriving: bool,
     /// Bit h set = may run on hart h.
     pub allowed: u32,
     pub state: State,
@@ -117,6 +87,7 @@ impl Task {
         class: Class::Fair,
         warp_ns: 0,
         wake_pending: false,
+        arriving: false,
         allowed: 0,
         state: State::Free,
         entry: never,
@@ -138,13 +109,23 @@ impl Task {
         Task { tid, nice, class, warp_ns, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 
+    /// What a policy may see of this task (`runqueue_sched_api::Task`).
+    pub fn view(&self) -> runqueue_sched_api::Task {
+        let hart = match self.state {
+            State::Running(h) => Some(h),
+            _ => None,
+        };
+        let Task { tid, nice, class, warp_ns, allowed, stint_ns, .. } = *self;
+        runqueue_sched_api::Task { tid, nice, class, warp_ns, allowed, stint_ns, hart }
+    }
+
     pub fn name(&self) -> &str {
         core::str::from_utf8(&self.name[..self.name_len]).unwrap_or("?")
     }
 
     /// Names are `base` followed by `index` (e.g. `spin3`), cut to fit.
     pub fn set_name(&mut self, base: &str, index: Option<usize>) {
-        let mut line = crate::line::Line::new();
+        let mut line = runqueue_sched_api::Line::new();
         line.push(base);
         if let Some(i) = index {
             line.num(i as u64);

@@ -5,7 +5,7 @@
 use crate::arch;
 use crate::console;
 use crate::hart;
-use crate::line::Line;
+use runqueue_sched_api::Line;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 static ON: AtomicBool = AtomicBool::new(false);

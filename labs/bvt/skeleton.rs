@@ -1,1 +1,1 @@
-../../kernel/src/sched/lab/bvt.rs
+../../kernel/lab/src/bvt.rs

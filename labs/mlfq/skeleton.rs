@@ -1,1 +1,1 @@
-../../kernel/src/sched/lab/mlfq.rs
+../../kernel/lab/src/mlfq.rs

@@ -1,16 +1,11 @@
 //! Reference solution of the MLFQ lab (`labs/mlfq/README.md`): OSTEP's rules 1-5, with the
 //! allotment counted across yields and sleeps and a periodic boost. Instructors only.
 
-use crate::args::{Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::sched::lab::Lab;
-use crate::sched::queue::TidQueue;
-use crate::sched::{Enqueue, Policy, SchedSpec, Scheduler};
-use crate::task::{MAX_TASKS, Task, Tid};
+use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
 
 const MAX_LEVELS: usize = 8;
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Mlfq> = SchedSpec {
     name: "lab-mlfq",
     help: "lab: multi-level feedback queue with allotments and a periodic boost",
     tunables: &[
@@ -19,17 +14,16 @@ pub const SPEC: SchedSpec = SchedSpec {
         Tunable { name: "lab.mlfq.allotment_ms", kind: Kind::Int { min: 1, max: 10_000 }, default: "4", unit: "ms", help: "CPU time a task may use at level 0 before it moves down; doubles at each level" },
         Tunable { name: "lab.mlfq.boost_ms", kind: Kind::Int { min: 1, max: 100_000 }, default: "100", unit: "ms", help: "every this often, all tasks go back to level 0" },
     ],
-    build: |s: &Settings| {
-        let ms = |name| s.int(name) as u64 * 1_000_000;
-        Ok(Policy::Lab(Lab::Mlfq(Mlfq {
+    build: |s: &dyn Settings| {
+        Ok(Mlfq {
             levels: s.int("lab.mlfq.levels") as usize,
-            quantum: ms("lab.mlfq.quantum_ms"),
-            allotment: ms("lab.mlfq.allotment_ms"),
-            boost_every: ms("lab.mlfq.boost_ms"),
+            quantum: s.ms("lab.mlfq.quantum_ms"),
+            allotment: s.ms("lab.mlfq.allotment_ms"),
+            boost_every: s.ms("lab.mlfq.boost_ms"),
             next_boost: None,
             ready: [const { TidQueue::new() }; MAX_LEVELS],
             tasks: [Place { level: 0, used: 0, slice: 0 }; MAX_TASKS],
-        })))
+        })
     },
 };
 
@@ -122,11 +116,11 @@ impl Scheduler for Mlfq {
         self.tasks[woken.tid].level < self.tasks[current.tid].level
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("lvl", self.tasks[tid].level as u64);
     }
 
-    fn milestone(&self, tid: Tid, out: &mut Line) {
+    fn milestone(&self, tid: Tid, out: &mut Fields) {
         out.field("lvl", self.tasks[tid].level as u64);
     }
 }

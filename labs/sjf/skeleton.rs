@@ -1,1 +1,1 @@
-../../kernel/src/sched/lab/sjf.rs
+../../kernel/lab/src/sjf.rs

@@ -10,9 +10,8 @@
 //! replenished; the core arms the hart's timer for it, so a budget is overrun and a restart
 //! delayed only by the interrupt path (a few microseconds), not by up to a tick.
 
-use super::{Enqueue, Scheduler};
-use crate::line::Line;
-use crate::task::{Class, MAX_TASKS, State, Task, Tid};
+use crate::task::{Class, MAX_TASKS, Task, Tid};
+use runqueue_sched_api::{self as api, Enqueue, Fields, Scheduler};
 
 #[derive(Clone, Copy)]
 struct Server {
@@ -96,7 +95,7 @@ impl Deadline {
 }
 
 impl Scheduler for Deadline {
-    fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64) {
+    fn enqueue(&mut self, task: &api::Task, why: Enqueue, now: u64) {
         let s = &mut self.servers[task.tid];
         match (why, task.class) {
             (Enqueue::New, Class::Deadline { runtime, deadline, period }) => {
@@ -123,31 +122,28 @@ impl Scheduler for Deadline {
         Some(tid)
     }
 
-    fn charge(&mut self, task: &Task, ran_ns: u64, _now: u64) {
+    fn charge(&mut self, task: &api::Task, ran_ns: u64, _now: u64) {
         self.servers[task.tid].remaining -= ran_ns as i64;
     }
 
     /// A task out of runtime is throttled; an earlier deadline takes the hart.
-    fn tick(&mut self, current: &Task, now: u64) -> bool {
-        let hart = match current.state {
-            State::Running(h) => h,
-            _ => 0,
-        };
+    fn tick(&mut self, current: &api::Task, now: u64) -> bool {
+        let hart = current.hart.unwrap_or(0);
         let mine = self.servers[current.tid];
         mine.throttled() || self.ready(hart, now, mine.deadline)
     }
 
-    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+    fn wakeup_preempts(&self, current: &api::Task, woken: &api::Task) -> bool {
         let w = &self.servers[woken.tid];
         !w.throttled() && (current.class.rank() < 2 || w.deadline < self.servers[current.tid].deadline)
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         let s = &self.servers[tid];
         out.field("dl", s.deadline).field_int("left", s.remaining);
     }
 
-    fn milestone(&self, tid: Tid, out: &mut Line) {
+    fn milestone(&self, tid: Tid, out: &mut Fields) {
         self.describe(tid, out);
     }
 }

@@ -1,125 +1,88 @@
-//! The scheduler framework: one small trait every policy implements, and the table of
-//! policies the command line chooses from.
+//! The scheduler framework as the core sees it: the table of policies the command line
+//! chooses from, and the class layer every call goes through.
 //!
-//! The split follows ArceOS's `BaseScheduler` (add / pick / put_prev / tick), with the reason
-//! for each enqueue spelled out (a wakeup is not a yield: CFS and BVT place them differently)
-//! and CPU time handed to the policy by the core (`charge`), never measured by the policy.
-//! The core (`dispatch`) owns the task table, the accounting and the trace; a policy owns
-//! only its queue and its per-task state, and shows that state through `describe`.
+//! A policy is a `Scheduler` (`runqueue-sched-api`): the kernel's own live in
+//! `runqueue-policies`, the students' in `runqueue-lab`, and both crates see only that API.
+//! The core (`dispatch`) owns the task table, the accounting and the trace; a policy owns only
+//! its queue and its per-task state, and shows that state through `describe`. The classes above
+//! the fair one (`rt`, `deadline`) are the core's own, as Linux's `sched_class` chain is.
 
-pub mod bvt;
-pub mod cfs;
 pub mod class;
 pub mod deadline;
-pub mod eevdf;
-pub mod fifo;
-pub mod lab;
-pub mod mlfq;
-pub mod queue;
-pub mod rr;
 pub mod rt;
-pub mod sjf;
 
 use crate::args::{ArgError, Settings, Tunable};
-use crate::line::Line;
-use crate::task::{Task, Tid};
+use runqueue_lab::Lab;
+use runqueue_policies::Policy as Builtin;
+use runqueue_sched_api::{SchedSpec, Scheduler};
 
-/// Why a task is (back) in the run queue.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Enqueue {
-    New,
-    Wakeup,
-    /// Taken off the CPU by a tick or a wakeup.
-    Preempted,
-    /// Gave the CPU up itself and is still runnable.
-    Yielded,
+/// A policy the command line can choose, from either crate.
+#[derive(Clone, Copy)]
+pub enum Spec {
+    Builtin(&'static SchedSpec<Builtin>),
+    Lab(&'static SchedSpec<Lab>),
 }
 
-/// Where a fair policy's task is: out of the run queue (asleep, blocked, exited), queued, or on
-/// a hart. CFS, BVT and EEVDF keep it per entity.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Where {
-    Off,
-    Queued,
-    Running,
-}
-
-pub trait Scheduler {
-    /// Puts a runnable task in the queue.
-    fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64);
-    /// Removes and returns the task `hart` should run next, among those `allowed` there.
-    fn pick_next(&mut self, hart: usize, now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid>;
-    /// `task` ran `ran_ns` more since its last charge (called before `tick`, `enqueue` of a
-    /// preempted or yielding task, `block` and `exit`).
-    fn charge(&mut self, _task: &Task, _ran_ns: u64, _now: u64) {}
-    /// A timer tick while `current` runs; true asks for it to be preempted.
-    fn tick(&mut self, current: &Task, now: u64) -> bool;
-    /// Should `woken` (just enqueued) preempt `current`?
-    fn wakeup_preempts(&self, _current: &Task, _woken: &Task) -> bool {
-        false
-    }
-    /// `task` left the CPU to sleep or wait; it is in no queue until its wakeup.
-    fn block(&mut self, _task: &Task, _now: u64) {}
-    /// `task` has exited.
-    fn exit(&mut self, _task: &Task) {}
-    /// The per-task state shown on `new`, `in` and `wake` trace events (e.g. ` vr=12 min=10`).
-    fn describe(&self, _tid: Tid, _out: &mut Line) {}
-    /// The discrete state a `state` event reports when it changes (e.g. ` lvl=2`).
-    fn milestone(&self, _tid: Tid, _out: &mut Line) {}
-}
-
-/// A policy the command line can choose: its name, one-line help, tunables and constructor.
-pub struct SchedSpec {
-    pub name: &'static str,
-    pub help: &'static str,
-    pub tunables: &'static [Tunable],
-    pub build: fn(&Settings) -> Result<Policy, ArgError>,
-}
-
+/// The policy the command line chose.
 // One instance lives inside the kernel lock and there is no heap to box the big variants in.
 #[allow(clippy::large_enum_variant)]
 pub enum Policy {
-    Fifo(fifo::Fifo),
-    Rr(rr::RoundRobin),
-    Cfs(cfs::Cfs),
-    Bvt(bvt::Bvt),
-    Eevdf(eevdf::Eevdf),
-    Sjf(sjf::Sjf),
-    Mlfq(mlfq::Mlfq),
-    Lab(lab::Lab),
+    Builtin(Builtin),
+    Lab(Lab),
+}
+
+impl Spec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Spec::Builtin(s) => s.name,
+            Spec::Lab(s) => s.name,
+        }
+    }
+
+    pub fn help(&self) -> &'static str {
+        match self {
+            Spec::Builtin(s) => s.help,
+            Spec::Lab(s) => s.help,
+        }
+    }
+
+    pub fn tunables(&self) -> &'static [Tunable] {
+        match self {
+            Spec::Builtin(s) => s.tunables,
+            Spec::Lab(s) => s.tunables,
+        }
+    }
+
+    pub fn build(&self, settings: &Settings) -> Result<Policy, ArgError> {
+        let built = match self {
+            Spec::Builtin(s) => (s.build)(settings).map(Policy::Builtin),
+            Spec::Lab(s) => (s.build)(settings).map(Policy::Lab),
+        };
+        built.map_err(ArgError::from)
+    }
+}
+
+/// Every policy, the kernel's first, then the labs'.
+pub fn schedulers() -> impl Iterator<Item = Spec> + Clone {
+    let builtin = runqueue_policies::SCHEDULERS.iter().map(Spec::Builtin);
+    builtin.chain(runqueue_lab::SCHEDULERS.iter().map(Spec::Lab))
 }
 
 impl Policy {
+    /// Before the command line is read: no tasks exist yet.
+    pub const IDLE: Policy = Policy::Builtin(Builtin::IDLE);
+
     pub fn get(&mut self) -> &mut dyn Scheduler {
         match self {
-            Policy::Fifo(p) => p,
-            Policy::Rr(p) => p,
-            Policy::Cfs(p) => p,
-            Policy::Bvt(p) => p,
-            Policy::Eevdf(p) => p,
-            Policy::Sjf(p) => p,
-            Policy::Mlfq(p) => p,
+            Policy::Builtin(p) => p.get(),
             Policy::Lab(p) => p.get(),
         }
     }
 
     pub fn view(&self) -> &dyn Scheduler {
         match self {
-            Policy::Fifo(p) => p,
-            Policy::Rr(p) => p,
-            Policy::Cfs(p) => p,
-            Policy::Bvt(p) => p,
-            Policy::Eevdf(p) => p,
-            Policy::Sjf(p) => p,
-            Policy::Mlfq(p) => p,
+            Policy::Builtin(p) => p.view(),
             Policy::Lab(p) => p.view(),
         }
     }
-}
-
-pub const SCHEDULERS: &[SchedSpec] = &[fifo::SPEC, rr::SPEC, cfs::SPEC, sjf::SPEC, mlfq::SPEC, bvt::SPEC, eevdf::SPEC, lab::sjf::SPEC, lab::mlfq::SPEC, lab::bvt::SPEC];
-
-/// Milliseconds from a tunable, in ns.
-pub fn ms(settings: &Settings, name: &str) -> u64 {
-    settings.int(name).max(0) as u64 * 1_000_000
 }

@@ -9,12 +9,10 @@
 //! core when a hart's RT runtime runs out and when its throttled period ends, so both take
 //! effect on time rather than at the next tick.
 
-use super::queue::TidQueue;
-use super::{Enqueue, Scheduler};
 use crate::args::{Kind, Settings, Tunable};
 use crate::hart::MAX_HARTS;
-use crate::line::Line;
-use crate::task::{Class, MAX_TASKS, State, Task, Tid};
+use crate::task::{Class, MAX_TASKS, Task, Tid};
+use runqueue_sched_api::{self as api, Enqueue, Fields, Scheduler, TidQueue};
 
 const PRIORITIES: usize = 100;
 
@@ -55,7 +53,7 @@ impl Rt {
     pub fn new(s: &Settings) -> Rt {
         let runtime = s.int("rt.runtime_us");
         Rt {
-            rr_slice: super::ms(s, "rt.rr_slice_ms"),
+            rr_slice: s.int("rt.rr_slice_ms") as u64 * 1_000_000,
             runtime: (runtime >= 0).then_some(runtime as u64 * 1000),
             period: s.int("rt.period_us") as u64 * 1000,
             ..Rt::EMPTY
@@ -87,7 +85,7 @@ impl Rt {
     }
 
     /// `current` must leave its hart: the class is throttled there or a higher priority waits.
-    pub fn outranked(&self, current: &Task, now: u64) -> bool {
+    pub fn outranked(&self, current: &api::Task, now: u64) -> bool {
         let hart = running_hart(current);
         self.throttled(hart, now) || self.ready(hart, now, self.prio[current.tid])
     }
@@ -105,15 +103,12 @@ impl Rt {
     }
 }
 
-fn running_hart(task: &Task) -> usize {
-    match task.state {
-        State::Running(h) => h,
-        _ => 0,
-    }
+fn running_hart(task: &api::Task) -> usize {
+    task.hart.unwrap_or(0)
 }
 
 impl Scheduler for Rt {
-    fn enqueue(&mut self, task: &Task, why: Enqueue, _now: u64) {
+    fn enqueue(&mut self, task: &api::Task, why: Enqueue, _now: u64) {
         let tid = task.tid;
         if why == Enqueue::New {
             (self.prio[tid], self.rr[tid]) = match task.class {
@@ -143,7 +138,7 @@ impl Scheduler for Rt {
         self.queues.iter_mut().rev().find_map(|q| q.take_first(allowed))
     }
 
-    fn charge(&mut self, task: &Task, ran_ns: u64, now: u64) {
+    fn charge(&mut self, task: &api::Task, ran_ns: u64, now: u64) {
         let hart = running_hart(task);
         self.roll(hart, now);
         self.used[hart] += ran_ns;
@@ -152,7 +147,7 @@ impl Scheduler for Rt {
     }
 
     /// Throttling ends any RT stint; an RR task that used its quantum makes way for a peer.
-    fn tick(&mut self, current: &Task, now: u64) -> bool {
+    fn tick(&mut self, current: &api::Task, now: u64) -> bool {
         let (tid, hart) = (current.tid, running_hart(current));
         if self.throttled(hart, now) {
             return true;
@@ -167,13 +162,13 @@ impl Scheduler for Rt {
         self.outranked(current, now)
     }
 
-    fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+    fn wakeup_preempts(&self, current: &api::Task, woken: &api::Task) -> bool {
         // The class layer just charged the running task, which rolled its hart's window.
         let hart = running_hart(current);
         self.prio[woken.tid] > self.prio[current.tid] && self.runtime.is_none_or(|r| self.used[hart] < r)
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("prio", self.prio[tid] as u64);
     }
 }

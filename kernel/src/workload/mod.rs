@@ -38,11 +38,11 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
-/// the command line (`nice=`, `rtprio=`, `warp_us=`, `harts=`) over the parameters the
+/// the command line (`nice=`, `rtprio=`, `warp_us=`, `harts=`, `arrive_ms=`) over the parameters the
 /// workload chose for it.
 pub struct Spawner<'a> {
     kernel: &'a mut Kernel,
-    lists: [IntList; 4],
+    lists: [IntList; 5],
     rr: bool,
     spawned: usize,
 }
@@ -50,7 +50,7 @@ pub struct Spawner<'a> {
 impl<'a> Spawner<'a> {
     pub fn new(kernel: &'a mut Kernel, settings: &Settings) -> Spawner<'a> {
         let given = |name| if settings.given(name) { settings.list(name) } else { IntList::EMPTY };
-        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("harts")];
+        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("harts"), given("arrive_ms")];
         Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, spawned: 0 }
     }
 
@@ -65,7 +65,7 @@ impl<'a> Spawner<'a> {
         full[..args.len()].copy_from_slice(args);
         let n = self.spawned;
         self.spawned += 1;
-        let [nice, rtprio, warp, harts] = self.lists.map(|l| l.as_slice().get(n).copied());
+        let [nice, rtprio, warp, harts, arrive] = self.lists.map(|l| l.as_slice().get(n).copied());
         params.nice = nice.map_or(params.nice, |v| v as i32);
         params.class = match rtprio {
             Some(0) => Class::Fair,
@@ -75,6 +75,7 @@ impl<'a> Spawner<'a> {
         };
         params.warp_ns = warp.map_or(params.warp_ns, |us| us as u64 * 1000);
         params.harts = harts.map_or(params.harts, |m| m as u32);
+        params.arrive_ns = arrive.map_or(params.arrive_ns, |ms| ms as u64 * 1_000_000);
         self.kernel.spawn(name, index, params, entry, full).map_err(|why| ArgError::Invalid("workload", why))
     }
 
@@ -89,6 +90,7 @@ pub const NICE: Tunable = Tunable { name: "nice", kind: Kind::List { min: -20, m
 pub const RTPRIO: Tunable = Tunable { name: "rtprio", kind: Kind::List { min: 0, max: 99 }, default: "0", unit: "", help: "real-time priority of each task in creation order: 0 = fair class, 1..99 = SCHED_FIFO (or rtpolicy) above every fair task" };
 pub const RTPOLICY: Tunable = Tunable { name: "rtpolicy", kind: Kind::Choice(&["fifo", "rr"]), default: "fifo", unit: "", help: "the real-time policy of the tasks rtprio= puts in the real-time class" };
 pub const WARP: Tunable = Tunable { name: "warp_us", kind: Kind::List { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of each task in creation order (virtual time it borrows when it wakes)" };
+pub const ARRIVE: Tunable = Tunable { name: "arrive_ms", kind: Kind::List { min: 0, max: 60_000 }, default: "0", unit: "ms", help: "arrival time of each task in creation order, in ms after the workload starts (the policy first sees it then, as a new task); 0 = at the start" };
 pub const HARTS: Tunable = Tunable { name: "harts", kind: Kind::List { min: 0, max: 15 }, default: "0", unit: "mask", help: "harts each task may run on, as a bit mask (1 = hart 0, 2 = hart 1, ...); 0 = all" };
 
 pub const fn tasks(default: &'static str) -> Tunable {

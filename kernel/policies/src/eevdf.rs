@@ -11,21 +11,19 @@
 //! at V with half a slice to their deadline (PLACE_DEADLINE_INITIAL). A woken task preempts
 //! if it is eligible and its deadline is earlier than the running task's.
 
-use super::{Enqueue, Policy, SchedSpec, Scheduler, Where, cfs::weight_of};
-use crate::args::{Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::task::{MAX_TASKS, Task, Tid};
+use crate::{Where, cfs::weight_of};
+use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 /// A tick, for the lag clamp (TICK_NSEC at the default `tick_us`).
 const TICK_NS: u64 = 1_000_000;
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Eevdf> = SchedSpec {
     name: "eevdf",
     help: "Linux EEVDF (6.6): among tasks owed CPU time (lag >= 0), run the earliest virtual deadline",
     tunables: &[Tunable { name: "eevdf.base_slice_ns", kind: Kind::Int { min: 100_000, max: 1_000_000_000 }, default: "750000", unit: "ns", help: "sysctl_sched_base_slice: the request size r, a task's virtual deadline is v + r/w" }],
-    build: |s: &Settings| {
-        Ok(Policy::Eevdf(Eevdf { slice: s.int("eevdf.base_slice_ns") as u64, entity: [Entity::NONE; MAX_TASKS], seq: 0 }))
+    build: |s: &dyn Settings| {
+        Ok(Eevdf { slice: s.int("eevdf.base_slice_ns") as u64, entity: [Entity::NONE; MAX_TASKS], seq: 0 })
     },
 };
 
@@ -162,7 +160,7 @@ impl Scheduler for Eevdf {
         self.entity[task.tid].place = Where::Off;
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         let e = &self.entity[tid];
         let lag = self.average().map_or(0, |(avg, _)| avg as i64 - e.vruntime as i64);
         out.field("vr", e.vruntime).field("vd", e.deadline).field_int("lag", lag);

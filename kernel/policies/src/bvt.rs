@@ -13,10 +13,8 @@
 //! the same distance after CFS's compensated point (min - latency/2, the seed's fix), `cfs`
 //! is plain CFS placement. No rule moves a task backwards.
 
-use super::{Enqueue, Policy, SchedSpec, Scheduler, Where, cfs::weight_of};
-use crate::args::{Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::task::{MAX_TASKS, Task, Tid};
+use crate::{Where, cfs::weight_of};
+use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 const PLACEMENTS: &[&str] = &["epsilon", "fixed", "cfs"];
@@ -47,7 +45,7 @@ pub fn place_cfs(w: &Wakeup) -> u64 {
     w.avt.max(w.svt.saturating_sub(w.credit))
 }
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Bvt> = SchedSpec {
     name: "bvt",
     help: "BVT (Duda and Cheriton): run the task with the least effective virtual time; warped tasks borrow W",
     tunables: &[
@@ -58,13 +56,13 @@ pub const SPEC: SchedSpec = SchedSpec {
         Tunable { name: "bvt.warp_limit_us", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "0", unit: "us", help: "warp time limit L: CPU time a task may run warped (0 = no limit)" },
         Tunable { name: "bvt.unwarp_us", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "0", unit: "us", help: "unwarp time requirement U: time a task must run unwarped before it warps again" },
     ],
-    build: |s: &Settings| {
+    build: |s: &dyn Settings| {
         let place: Placement = match s.int("bvt.placement") {
             0 => place_epsilon,
             1 => place_fixed,
             _ => place_cfs,
         };
-        Ok(Policy::Bvt(Bvt::new(s, place)))
+        Ok(Bvt::new(s, place))
     },
 };
 
@@ -104,7 +102,7 @@ pub struct Bvt {
 
 impl Bvt {
     /// BVT with the tunables in `s` and wakeup placement `place` (the lab passes its own).
-    pub fn new(s: &Settings, place: Placement) -> Bvt {
+    pub fn new(s: &dyn Settings, place: Placement) -> Bvt {
         Bvt {
             place,
             epsilon: s.int("bvt.epsilon_ns") as u64,
@@ -211,11 +209,11 @@ impl Scheduler for Bvt {
         self.update_svt();
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         self.milestone(tid, out);
     }
 
-    fn milestone(&self, tid: Tid, out: &mut Line) {
+    fn milestone(&self, tid: Tid, out: &mut Fields) {
         let e = &self.entity[tid];
         out.field("avt", e.avt).field_int("evt", e.evt()).field("warp", if e.warped { e.warp } else { 0 });
     }

@@ -10,15 +10,11 @@
 //! Defaults follow the ArceOS student scheduler: 8 levels, level 0 gets one 1-tick quantum,
 //! quanta double per level; the allotment is one quantum of the level (OSTEP's `-a 1`).
 
-use super::queue::TidQueue;
-use super::{Enqueue, Policy, SchedSpec, Scheduler, ms};
-use crate::args::{ArgError, IntList, Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::task::{MAX_TASKS, Task, Tid};
+use runqueue_sched_api::{Enqueue, Fields, IntList, Invalid, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
 
 const MAX_LEVELS: usize = 16;
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Mlfq> = SchedSpec {
     name: "mlfq",
     help: "multi-level feedback queue (OSTEP rules 1-5): short and interactive tasks stay on top",
     tunables: &[
@@ -31,29 +27,29 @@ pub const SPEC: SchedSpec = SchedSpec {
 };
 
 /// One value per level, from either a base that doubles or an explicit per-level list.
-fn per_level(s: &Settings, name: &'static str, levels: usize) -> Result<[u64; MAX_LEVELS], ArgError> {
+fn per_level(s: &dyn Settings, name: &'static str, levels: usize) -> Result<[u64; MAX_LEVELS], Invalid> {
     let list: IntList = s.list(name);
     let mut out = [0; MAX_LEVELS];
     match list.len {
         1 => (0..levels).for_each(|l| out[l] = (list.items[0] as u64) << l.min(20)),
         n if n == levels => (0..levels).for_each(|l| out[l] = list.items[l] as u64),
-        _ => return Err(ArgError::Invalid(name, "give one value (doubled per level) or exactly mlfq.levels values")),
+        _ => return Err(Invalid(name, "give one value (doubled per level) or exactly mlfq.levels values")),
     }
     out.iter_mut().for_each(|v| *v *= 1_000_000);
     Ok(out)
 }
 
-fn build(s: &Settings) -> Result<Policy, ArgError> {
+fn build(s: &dyn Settings) -> Result<Mlfq, Invalid> {
     let levels = s.int("mlfq.levels") as usize;
-    Ok(Policy::Mlfq(Mlfq {
+    Ok(Mlfq {
         levels,
         quantum: per_level(s, "mlfq.quantum_ms", levels)?,
         allotment: per_level(s, "mlfq.allotment_ms", levels)?,
-        boost_every: ms(s, "mlfq.boost_ms"),
+        boost_every: s.ms("mlfq.boost_ms"),
         next_boost: None,
         queues: [const { TidQueue::new() }; MAX_LEVELS],
         state: [Level { level: 0, used: 0, turn: 0, demoted: false }; MAX_TASKS],
-    }))
+    })
 }
 
 #[derive(Clone, Copy)]
@@ -131,11 +127,11 @@ impl Scheduler for Mlfq {
         self.state[woken.tid].level < self.state[current.tid].level
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("lvl", self.state[tid].level as u64);
     }
 
-    fn milestone(&self, tid: Tid, out: &mut Line) {
+    fn milestone(&self, tid: Tid, out: &mut Fields) {
         out.field("lvl", self.state[tid].level as u64);
     }
 }

@@ -3,13 +3,9 @@
 //! kernel builds and runs with this file as it is; the parts marked TODO stop the kernel
 //! with a message naming them, or run it the wrong way, until you write them.
 
-use crate::args::{Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::sched::lab::Lab;
-use crate::sched::{Enqueue, Policy, SchedSpec, Scheduler};
-use crate::task::{MAX_TASKS, Task, Tid};
+use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Bvt> = SchedSpec {
     name: "lab-bvt",
     help: "lab: borrowed virtual time, with the wakeup placement and warp written by the student",
     tunables: &[Tunable {
@@ -19,8 +15,8 @@ pub const SPEC: SchedSpec = SchedSpec {
         unit: "us",
         help: "context-switch allowance C: a tick or a wakeup switches only when another task's E is this much smaller",
     }],
-    build: |s: &Settings| {
-        Ok(Policy::Lab(Lab::Bvt(Bvt { csa: s.int("lab.bvt.csa_us") as u64 * 1000, svt: 0, tasks: [Vt::NONE; MAX_TASKS] })))
+    build: |s: &dyn Settings| {
+        Ok(Bvt { csa: s.int("lab.bvt.csa_us") as u64 * 1000, svt: 0, tasks: [Vt::NONE; MAX_TASKS] })
     },
 };
 
@@ -124,7 +120,7 @@ impl Scheduler for Bvt {
         self.block(task, 0);
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("avt", self.tasks[tid].avt).field_int("evt", self.effective(tid));
     }
 }

@@ -2,13 +2,9 @@
 //! predicted burst first here. The kernel builds and runs with this file as it is; the parts
 //! marked TODO stop the kernel with a message naming them until you write them.
 
-use crate::args::{Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::sched::lab::Lab;
-use crate::sched::{Enqueue, Policy, SchedSpec, Scheduler};
-use crate::task::{MAX_TASKS, Task, Tid};
+use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Sjf> = SchedSpec {
     name: "lab-sjf",
     help: "lab: shortest predicted burst first (lab.sjf.preempt=1: shortest remaining time first)",
     tunables: &[
@@ -16,13 +12,13 @@ pub const SPEC: SchedSpec = SchedSpec {
         Tunable { name: "lab.sjf.alpha", kind: Kind::Fraction, default: "1/2", unit: "", help: "weight of the last burst: pred' = (p*burst + (q-p)*pred) / q for alpha = p/q" },
         Tunable { name: "lab.sjf.tau0_ns", kind: Kind::Int { min: 0, max: 10_000_000_000 }, default: "5000000", unit: "ns", help: "prediction of a task that has not run yet" },
     ],
-    build: |s: &Settings| {
+    build: |s: &dyn Settings| {
         let initial = Burst { predicted: s.int("lab.sjf.tau0_ns") as u64, running: 0, ready: false };
-        Ok(Policy::Lab(Lab::Sjf(Sjf {
+        Ok(Sjf {
             preemptive: s.int("lab.sjf.preempt") == 1,
             alpha: s.fraction("lab.sjf.alpha"),
             tasks: [initial; MAX_TASKS],
-        })))
+        })
     },
 };
 
@@ -86,11 +82,11 @@ impl Scheduler for Sjf {
         self.finish_burst(task.tid);
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("pred", self.tasks[tid].predicted);
     }
 
-    fn milestone(&self, tid: Tid, out: &mut Line) {
+    fn milestone(&self, tid: Tid, out: &mut Fields) {
         out.field("pred", self.tasks[tid].predicted);
     }
 }

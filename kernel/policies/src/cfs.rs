@@ -8,10 +8,8 @@
 //! easier to read. Tunables are Linux's single-CPU defaults (6 ms, 0.75 ms, 1 ms), not
 //! scaled by 1 + log2(ncpus) as Linux does, so a run on 4 harts keeps the same numbers.
 
-use super::{Enqueue, Policy, SchedSpec, Scheduler, Where};
-use crate::args::{Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::task::{MAX_TASKS, Task, Tid};
+use crate::Where;
+use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 
@@ -31,7 +29,7 @@ const FAIR_SLEEPERS: u32 = 1 << 1;
 const GENTLE_FAIR_SLEEPERS: u32 = 1 << 2;
 const WAKEUP_PREEMPT: u32 = 1 << 3;
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Cfs> = SchedSpec {
     name: "cfs",
     help: "Linux CFS (2.6.23-6.5): run the task with the least weighted virtual runtime",
     tunables: &[
@@ -40,8 +38,8 @@ pub const SPEC: SchedSpec = SchedSpec {
         Tunable { name: "cfs.wakeup_granularity_ns", kind: Kind::Int { min: 0, max: 1_000_000_000 }, default: "1000000", unit: "ns", help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt" },
         Tunable { name: "cfs.features", kind: Kind::Features(FEATURES), default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT", unit: "", help: "sched_features: NAME turns one on, NO_NAME off" },
     ],
-    build: |s: &Settings| {
-        Ok(Policy::Cfs(Cfs {
+    build: |s: &dyn Settings| {
+        Ok(Cfs {
             latency: s.int("cfs.latency_ns") as u64,
             min_gran: s.int("cfs.min_granularity_ns") as u64,
             wakeup_gran: s.int("cfs.wakeup_granularity_ns") as u64,
@@ -50,7 +48,7 @@ pub const SPEC: SchedSpec = SchedSpec {
             min_vruntime: 0,
             seq: 0,
             skip: None,
-        }))
+        })
     },
 };
 
@@ -220,7 +218,7 @@ impl Scheduler for Cfs {
         self.update_min_vruntime();
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("vr", self.entity[tid].vruntime).field("min", self.min_vruntime);
     }
 }

@@ -1,16 +1,13 @@
 //! FIFO (first come, first served), cooperative: a task runs until it yields, sleeps or
 //! exits; ticks never preempt it. Follows ArceOS's `FifoScheduler` and OSTEP ch. 7.
 
-use super::queue::TidQueue;
-use super::{Enqueue, Policy, SchedSpec, Scheduler};
-use crate::args::Settings;
-use crate::task::{Task, Tid};
+use runqueue_sched_api::{Enqueue, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue};
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Fifo> = SchedSpec {
     name: "fifo",
     help: "first come, first served; runs each task until it yields, sleeps or exits",
     tunables: &[],
-    build: |_: &Settings| Ok(Policy::Fifo(Fifo::new())),
+    build: |_: &dyn Settings| Ok(Fifo::new()),
 };
 
 pub struct Fifo {

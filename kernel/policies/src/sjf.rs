@@ -5,12 +5,9 @@
 //! between a switch-in and the next yield or sleep; preemption does not end it. Defaults
 //! follow the ArceOS student scheduler: a = 1/16, tau_0 = 0 (new tasks look shortest).
 
-use super::{Enqueue, Policy, SchedSpec, Scheduler};
-use crate::args::{Kind, Settings, Tunable};
-use crate::line::Line;
-use crate::task::{MAX_TASKS, Task, Tid};
+use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<Sjf> = SchedSpec {
     name: "sjf",
     help: "shortest (predicted) job first; sjf.preempt=1 makes it shortest remaining time first",
     tunables: &[
@@ -18,14 +15,14 @@ pub const SPEC: SchedSpec = SchedSpec {
         Tunable { name: "sjf.alpha", kind: Kind::Fraction, default: "1/16", unit: "", help: "weight a of the last burst in the prediction tau' = a*t + (1-a)*tau" },
         Tunable { name: "sjf.tau0_ns", kind: Kind::Int { min: 0, max: 10_000_000_000 }, default: "0", unit: "ns", help: "prediction for a task that has not run yet" },
     ],
-    build: |s: &Settings| {
+    build: |s: &dyn Settings| {
         let tau0 = s.int("sjf.tau0_ns") as u64;
-        Ok(Policy::Sjf(Sjf {
+        Ok(Sjf {
             preemptive: s.int("sjf.preempt") == 1,
             alpha: s.fraction("sjf.alpha"),
             job: [Job { predicted: tau0, burst: 0, queued: false, seq: 0 }; MAX_TASKS],
             seq: 0,
-        }))
+        })
     },
 };
 
@@ -92,11 +89,11 @@ impl Scheduler for Sjf {
         self.end_burst(task.tid);
     }
 
-    fn describe(&self, tid: Tid, out: &mut Line) {
+    fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("pred", self.job[tid].predicted);
     }
 
-    fn milestone(&self, tid: Tid, out: &mut Line) {
+    fn milestone(&self, tid: Tid, out: &mut Fields) {
         out.field("pred", self.job[tid].predicted);
     }
 }

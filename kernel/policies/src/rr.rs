@@ -3,12 +3,9 @@
 //! ticks, 5 by default) and POSIX SCHED_RR. The slice is measured in CPU time but only
 //! checked at ticks, so with the default 1 ms tick a 5 ms slice is 5 ticks.
 
-use super::queue::TidQueue;
-use super::{Enqueue, Policy, SchedSpec, Scheduler, ms};
-use crate::args::{Kind, Settings, Tunable};
-use crate::task::{Task, Tid};
+use runqueue_sched_api::{Enqueue, Kind, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
 
-pub const SPEC: SchedSpec = SchedSpec {
+pub const SPEC: SchedSpec<RoundRobin> = SchedSpec {
     name: "rr",
     help: "round robin: FIFO order, preempted after a fixed CPU time slice",
     tunables: &[Tunable {
@@ -18,7 +15,7 @@ pub const SPEC: SchedSpec = SchedSpec {
         unit: "ms",
         help: "time slice (checked at each tick; 5 ticks at the default tick_us=1000)",
     }],
-    build: |s: &Settings| Ok(Policy::Rr(RoundRobin { queue: TidQueue::new(), slice_ns: ms(s, "rr.slice_ms") })),
+    build: |s: &dyn Settings| Ok(RoundRobin { queue: TidQueue::new(), slice_ns: s.ms("rr.slice_ms") }),
 };
 
 pub struct RoundRobin {

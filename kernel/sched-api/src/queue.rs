@@ -1,7 +1,7 @@
 //! A FIFO of task ids with a fixed capacity (one slot per possible task), for the policies
 //! that keep plain queues (FIFO, RR, each MLFQ level).
 
-use crate::task::{MAX_TASKS, Tid};
+use crate::{MAX_TASKS, Tid};
 
 pub struct TidQueue {
     /// Tids fit a byte (`MAX_TASKS` <= 256), which keeps 16 MLFQ levels small.

@@ -1,0 +1,159 @@
+//! The scheduler API: the one trait every policy implements (after ArceOS's `BaseScheduler`:
+//! add / pick / put_prev / tick), the read-only view of a task a policy gets, its tunables,
+//! and the helpers a policy may use. It is all a policy can see of the kernel: the kernel's
+//! own policies (`runqueue-policies`) and the students' lab files (`runqueue-lab`) depend on
+//! this crate alone, so the compiler, not a convention, keeps them out of the core's task
+//! table, accounting and trace.
+//!
+//! The reason for each enqueue is spelled out (a wakeup is not a yield: CFS and BVT place
+//! them differently), and CPU time is handed to the policy by the core (`charge`), never
+//! measured by the policy.
+#![no_std]
+#![forbid(unsafe_code)]
+
+mod line;
+mod queue;
+mod settings;
+
+pub use line::{Fields, Line};
+pub use queue::TidQueue;
+pub use settings::{IntList, Invalid, Kind, MAX_LIST, Settings, Tunable};
+
+pub type Tid = usize;
+
+/// Tids run from 1; slot 0 stands for a hart's idle loop and is never a task.
+pub const MAX_TASKS: usize = 64;
+
+/// The scheduling class a task belongs to: deadline tasks run before real-time ones, which
+/// run before fair ones (the policy `sched=` chooses).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Class {
+    Fair,
+    /// SCHED_FIFO / SCHED_RR with a static priority 1 (low) ..= 99 (high).
+    Fifo(u8),
+    Rr(u8),
+    /// SCHED_DEADLINE: runtime <= deadline <= period, in ns.
+    Deadline { runtime: u64, deadline: u64, period: u64 },
+}
+
+impl Class {
+    /// The name on `new` trace events.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Class::Fair => "fair",
+            Class::Fifo(_) => "fifo",
+            Class::Rr(_) => "rr",
+            Class::Deadline { .. } => "dl",
+        }
+    }
+
+    /// Larger runs first: deadline 2, real-time 1, fair 0.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Class::Fair => 0,
+            Class::Fifo(_) | Class::Rr(_) => 1,
+            Class::Deadline { .. } => 2,
+        }
+    }
+}
+
+/// What a policy sees of a task: made by the core for each call, so a policy can read
+/// these figures but can change nothing the core keeps.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Task {
+    pub tid: Tid,
+    pub nice: i32,
+    pub class: Class,
+    /// BVT's warp W, in ns of virtual time (0: never warps).
+    pub warp_ns: u64,
+    /// Bit h set = may run on hart h.
+    pub allowed: u32,
+    /// CPU time since it was last switched in, in ns (as of its last charge).
+    pub stint_ns: u64,
+    /// The hart it runs on, if it is running.
+    pub hart: Option<usize>,
+}
+
+/// Why a task is (back) in the run queue.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Enqueue {
+    New,
+    Wakeup,
+    /// Taken off the CPU by a tick or a wakeup.
+    Preempted,
+    /// Gave the CPU up itself and is still runnable.
+    Yielded,
+}
+
+pub trait Scheduler {
+    /// Puts a runnable task in the queue.
+    fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64);
+    /// Removes and returns the task `hart` should run next, among those `allowed` there.
+    /// The core checks the answer: a task that is not runnable there stops the kernel.
+    fn pick_next(&mut self, hart: usize, now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid>;
+    /// `task` ran `ran_ns` more since its last charge (called before `tick`, `enqueue` of a
+    /// preempted or yielding task, `block` and `exit`).
+    fn charge(&mut self, _task: &Task, _ran_ns: u64, _now: u64) {}
+    /// A timer tick while `current` runs; true asks for it to be preempted.
+    fn tick(&mut self, current: &Task, now: u64) -> bool;
+    /// Should `woken` (just enqueued) preempt `current`?
+    fn wakeup_preempts(&self, _current: &Task, _woken: &Task) -> bool {
+        false
+    }
+    /// `task` left the CPU to sleep or wait; it is in no queue until its wakeup.
+    fn block(&mut self, _task: &Task, _now: u64) {}
+    /// `task` has exited.
+    fn exit(&mut self, _task: &Task) {}
+    /// The per-task state shown on `new`, `in` and `wake` trace events (e.g. ` vr=12 min=10`).
+    fn describe(&self, _tid: Tid, _out: &mut Fields) {}
+    /// The discrete state a `state` event reports when it changes (e.g. ` lvl=2`).
+    fn milestone(&self, _tid: Tid, _out: &mut Fields) {}
+}
+
+/// A policy the command line can choose: its name, one-line help, tunables and constructor.
+/// Each policy file defines one for its own type; the crate that holds it wraps `build`.
+pub struct SchedSpec<P> {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub tunables: &'static [Tunable],
+    pub build: fn(&dyn Settings) -> Result<P, Invalid>,
+}
+
+/// Declares the enum of the given policies, the erased accessors the kernel calls through,
+/// and the table of their specs, each building its own type wrapped in the enum.
+/// `runqueue-policies` and `runqueue-lab` each declare theirs with it.
+#[macro_export]
+macro_rules! policy_table {
+    ($(#[$meta:meta])* $enum:ident, $table:ident: $($variant:ident($module:ident::$ty:ident)),+ $(,)?) => {
+        $(#[$meta])*
+        // One instance lives inside the kernel lock and there is no heap to box the big
+        // variants in.
+        #[allow(clippy::large_enum_variant)]
+        pub enum $enum {
+            $($variant($module::$ty),)+
+        }
+
+        impl $enum {
+            pub fn get(&mut self) -> &mut dyn $crate::Scheduler {
+                match self {
+                    $($enum::$variant(p) => p,)+
+                }
+            }
+
+            pub fn view(&self) -> &dyn $crate::Scheduler {
+                match self {
+                    $($enum::$variant(p) => p,)+
+                }
+            }
+        }
+
+        pub const $table: &[$crate::SchedSpec<$enum>] = &[
+            $($crate::SchedSpec {
+                name: $module::SPEC.name,
+                help: $module::SPEC.help,
+                tunables: $module::SPEC.tunables,
+                build: |s| ($module::SPEC.build)(s).map($enum::$variant),
+            },)+
+        ];
+    };
+}
