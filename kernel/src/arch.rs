@@ -1,13 +1,9 @@
 //! The few things only assembly can do: the entry points, the trap vector and the context
 //! switch, plus thin wrappers over the CSRs the kernel touches.
 
-use crate::hart::{HART_STACK_SHIFT, HART_STACK_SIZE, MAX_HARTS};
+use crate::hart::{HART_STACK_SHIFT, HART_STACK_SIZE};
+use crate::stack::{EMERGENCY_STACK_SHIFT, EMERGENCY_STACKS, HART_STACKS};
 use core::arch::{asm, global_asm};
-
-/// Boot stacks, one per hart; hart `i` uses `HART_STACKS[i]` for boot and its scheduler loop.
-#[repr(C, align(16))]
-pub struct HartStacks([[u8; HART_STACK_SIZE]; MAX_HARTS]);
-pub static mut HART_STACKS: HartStacks = HartStacks([[0; HART_STACK_SIZE]; MAX_HARTS]);
 
 // `_start`: the boot hart, a0 = hart id, a1 = FDT. Zero .bss, take stack 0, call `kmain`.
 // `secondary_start`: a hart started by SBI HSM, a0 = hart id, a1 = its logical index.
@@ -112,13 +108,19 @@ unsafe extern "C" {
 
 // The trap vector. Traps only come from S-mode (kernel threads), so the frame goes on the
 // current stack. sepc and sstatus are saved too: the handler may switch to another task,
-// whose own traps overwrite those CSRs before this one resumes.
+// whose own traps overwrite those CSRs before this one resumes. A trap with sp below every
+// stack is a stack that overflowed (the fault of its first store below RAM, or any trap
+// while it is down there): it is reported from the hart's emergency stack.
 global_asm!(
     r#"
     .text
     .globl trap_entry
     .align 2
 trap_entry:
+    csrw sscratch, t0
+    la t0, __stacks_start
+    bltu sp, t0, 1f
+    csrr t0, sscratch
     addi sp, sp, -144
     sd ra, 0(sp)
     sd t0, 8(sp)
@@ -163,8 +165,16 @@ trap_entry:
     ld a7, 120(sp)
     addi sp, sp, 144
     sret
+1:  la sp, {emergency}
+    addi t0, tp, 1
+    slli t0, t0, {emergency_shift}
+    add sp, sp, t0
+    call {overflow}
 "#,
     handler = sym crate::trap::handle,
+    emergency = sym EMERGENCY_STACKS,
+    emergency_shift = const EMERGENCY_STACK_SHIFT,
+    overflow = sym crate::trap::stack_overflow,
 );
 
 const SSTATUS_SIE: usize = 1 << 1;

@@ -415,6 +415,7 @@ pub fn scheduler_loop() -> ! {
             Some(tid) => {
                 h.running.set(tid);
                 unsafe { swtch(h.sched_ctx.get(), task::context(tid)) };
+                crate::stack::check(tid);
                 let why = h.leave.get();
                 h.running.set(0);
                 let mut k = KERNEL.lock();

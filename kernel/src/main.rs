@@ -21,6 +21,7 @@ mod pipe;
 mod power;
 mod report;
 mod sbi;
+mod stack;
 mod sched;
 mod task;
 mod trace;
@@ -45,6 +46,7 @@ fn fail(code: u32, args: core::fmt::Arguments) -> ! {
 pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     hart::this().hart_id.store(hart_id, Ordering::Relaxed);
     arch::init_traps();
+    stack::arm();
     let boot = unsafe { fdt::parse(fdt_addr) }.unwrap_or_else(|e| fail(EXIT_FAULT, format_args!("boot: {e}")));
     if boot.bootargs.split_ascii_whitespace().any(|w| w == "catalog") {
         match catalog::print() {

@@ -1,13 +1,12 @@
 //! Tasks: kernel threads with their own stacks. The task table lives inside the kernel lock
-//! (`dispatch`); contexts and stacks live outside it, owned by whichever hart is switching
-//! the task, because they must stay reachable across a context switch.
+//! (`dispatch`); contexts and stacks (`stack`) live outside it, owned by whichever hart is
+//! switching the task, because they must stay reachable across a context switch.
 
 use crate::arch::Context;
 use core::cell::UnsafeCell;
 
 pub use runqueue_sched_api::{Class, MAX_TASKS, Tid};
 
-pub const TASK_STACK_SIZE: usize = 16 * 1024;
 const NAME_CAP: usize = 16;
 
 /// What a workload task runs: an entry point and its arguments.
@@ -136,32 +135,22 @@ impl Task {
     }
 }
 
-/// Saved registers and stack of every task slot.
-pub struct Frames {
-    contexts: [UnsafeCell<Context>; MAX_TASKS],
-    stacks: UnsafeCell<[[u8; TASK_STACK_SIZE]; MAX_TASKS]>,
-}
+/// Saved registers of every task slot (their stacks are in `stack`).
+pub struct Contexts([UnsafeCell<Context>; MAX_TASKS]);
 
-// Safety: a slot's context and stack are only touched by the hart that is switching that
-// task in or out (or creating it before any hart runs it); the state machine in `dispatch`
-// hands a task to one hart at a time.
-unsafe impl Sync for Frames {}
+// Safety: a slot's context is only touched by the hart that is switching that task in or out
+// (or creating it before any hart runs it); the state machine in `dispatch` hands a task to
+// one hart at a time.
+unsafe impl Sync for Contexts {}
 
-#[repr(align(16))]
-struct Aligned(Frames);
-
-static FRAMES: Aligned = Aligned(Frames {
-    contexts: [const { UnsafeCell::new(Context::ZERO) }; MAX_TASKS],
-    stacks: UnsafeCell::new([[0; TASK_STACK_SIZE]; MAX_TASKS]),
-});
+static CONTEXTS: Contexts = Contexts([const { UnsafeCell::new(Context::ZERO) }; MAX_TASKS]);
 
 pub fn context(tid: Tid) -> *mut Context {
-    FRAMES.0.contexts[tid].get()
+    CONTEXTS.0[tid].get()
 }
 
 /// Prepares `tid`'s context so the first switch to it starts `trampoline` on a fresh stack.
 pub fn prepare(tid: Tid, trampoline: extern "C" fn() -> !) {
-    let stack = unsafe { (*FRAMES.0.stacks.get())[tid].as_ptr() as usize };
-    let ctx = Context { ra: trampoline as *const () as usize, sp: (stack + TASK_STACK_SIZE) & !15, s: [0; 12] };
+    let ctx = Context { ra: trampoline as *const () as usize, sp: crate::stack::task_top(tid), s: [0; 12] };
     unsafe { context(tid).write(ctx) };
 }
