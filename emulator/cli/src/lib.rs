@@ -2,7 +2,9 @@
 
 pub mod bench;
 pub mod grade;
+pub mod mutant;
 pub mod run;
+pub mod vet;
 
 use std::path::PathBuf;
 

@@ -2,6 +2,7 @@
 //! mutant (a known wrong solution) fails the test that must catch it, with a first violation.
 
 use runqueue::grade::{GradeArgs, grade};
+use runqueue::mutant::{apply, parse_mutant};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -29,67 +30,6 @@ fn grade_file(lab: &str, solution: &Path) -> serde_json::Value {
 
 fn test<'a>(results: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     results["tests"].as_array().unwrap().iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("no test {name}"))
-}
-
-/// A kept mutant (`labs/<lab>/mutants/*.mutant`, format in `docs/labs.md`): the bug it
-/// plants, the test that must catch it, what that test's output must say, and its edits.
-#[derive(Debug)]
-struct Mutant {
-    bug: String,
-    catches: String,
-    says: Option<String>,
-    edits: Vec<(String, String)>,
-}
-
-fn parse_mutant(text: &str) -> Result<Mutant, String> {
-    let mut m = Mutant { bug: String::new(), catches: String::new(), says: None, edits: Vec::new() };
-    let mut lines = text.lines();
-    // The header, up to the first block.
-    for line in lines.by_ref() {
-        if line == "@@ find" {
-            break;
-        }
-        match line.split_once(": ") {
-            Some(("bug", v)) => m.bug = v.to_string(),
-            Some(("catches", v)) => m.catches = v.to_string(),
-            Some(("says", v)) => m.says = Some(v.to_string()),
-            _ if line.is_empty() || line.starts_with('#') => {}
-            _ => return Err(format!("unexpected header line {line:?} (bug:, catches:, says:)")),
-        }
-    }
-    if m.bug.is_empty() || m.catches.is_empty() {
-        return Err("the header needs `bug: ...` and `catches: <test>`".into());
-    }
-    // Blocks: `@@ find`, lines, `@@ replace`, lines, then `@@ find` again or `@@ end`.
-    let (mut find, mut replace, mut in_find) = (Vec::new(), Vec::new(), true);
-    for line in lines {
-        match line {
-            "@@ replace" if in_find => in_find = false,
-            "@@ find" | "@@ end" if !in_find => {
-                m.edits.push((find.join("\n"), replace.join("\n")));
-                (find, replace, in_find) = (Vec::new(), Vec::new(), true);
-                if line == "@@ end" {
-                    return if m.edits.iter().any(|(f, _)| f.is_empty()) { Err("a block finds nothing".into()) } else { Ok(m) };
-                }
-            }
-            l if l.starts_with("@@ ") => return Err(format!("{l:?} out of place (@@ find, @@ replace, @@ end)")),
-            l if in_find => find.push(l),
-            l => replace.push(l),
-        }
-    }
-    Err("no `@@ end` after the last block (truncated?)".into())
-}
-
-/// The solution with the mutant's edits; each block must match exactly once.
-fn apply(solution: &str, edits: &[(String, String)]) -> Result<String, String> {
-    let mut text = solution.to_string();
-    for (i, (find, replace)) in edits.iter().enumerate() {
-        match text.matches(find.as_str()).count() {
-            1 => text = text.replacen(find.as_str(), replace, 1),
-            n => return Err(format!("block {} matches the solution {n} times, not once:\n{find}", i + 1)),
-        }
-    }
-    Ok(text)
 }
 
 /// The reference solution passes everything; each kept mutant fails the test its header
@@ -138,18 +78,6 @@ fn mlfq_reference_passes_and_mutants_fail() {
 #[test]
 fn bvt_reference_passes_and_mutants_fail() {
     check_lab("bvt", 2);
-}
-
-#[test]
-fn a_mutant_block_that_does_not_match_is_an_error() {
-    let text = "bug: b\ncatches: t\n@@ find\nfn a() {}\n@@ replace\nfn b() {}\n@@ end\n";
-    let m = parse_mutant(text).unwrap();
-    assert_eq!(apply("x\nfn a() {}\ny", &m.edits).unwrap(), "x\nfn b() {}\ny");
-    assert!(apply("fn c() {}", &m.edits).unwrap_err().contains("0 times"));
-    assert!(apply("fn a() {}\nfn a() {}", &m.edits).unwrap_err().contains("2 times"));
-    assert!(parse_mutant(&text.replace("@@ end\n", "")).unwrap_err().contains("@@ end"));
-    assert!(parse_mutant(&text.replace("catches: t\n", "")).unwrap_err().contains("catches"));
-    assert!(parse_mutant(&text.replace("@@ replace", "@@ swap")).unwrap_err().contains("out of place"));
 }
 
 #[test]
