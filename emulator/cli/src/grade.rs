@@ -1,14 +1,16 @@
-//! `runqueue grade`: builds the kernel from the project's core plus only the student's file
-//! in the lab slot, runs every test's workload under an instruction budget, and scores the
-//! traces with `runqueue-grader` (`docs/labs.md`).
+//! `runqueue grade`: vets the student's file (`vet`), builds the kernel from the project's
+//! core plus only that file in the lab slot, runs every test's workload under an instruction
+//! budget, and scores the traces with `runqueue-grader` (`docs/labs.md`).
 
 use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use runqueue_emu::Config;
 use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
 
 const TARGET: &str = "riscv64imac-unknown-none-elf";
 /// What the grader copies of the kernel: its core, the scheduler API, the kernel's own
@@ -26,7 +28,9 @@ pub struct GradeArgs {
     /// Also write Gradescope's results.json here (written even when the build fails).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
-    /// An instructor's folder of hidden `*.tests` files, graded after the public tests.
+    /// An instructor's folder of hidden `*.tests` files, graded after the public tests; `-`
+    /// reads them from standard input (so a grader running as a user who cannot read the
+    /// instructor's folder can still be given its tests).
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
     /// Who sees the hidden tests: hidden (left out of the table), after_due_date,
@@ -36,9 +40,14 @@ pub struct GradeArgs {
     /// The Runqueue tree with `kernel/` and `labs/` (default: the one this binary was built in).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Where the kernel copy and its build are kept between grades (default: ROOT/target/grade/LAB).
+    /// Where the kernel copy and its build are kept between grades (default: the user's
+    /// cache folder, runqueue/grade/LAB: outside the tree that holds tests and solutions).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
+    /// Seconds the kernel build may take; a solution that keeps the compiler busy longer is
+    /// stopped and fails every test.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub build_timeout: u64,
 }
 
 pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
@@ -46,14 +55,31 @@ pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let hidden = Visibility::parse(&args.hidden_visibility).map_err(Failure::Input)?;
     let root = args.root.clone().unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let mut tests = load_tests(&root.join("labs").join(lab.name()).join("tests"), false)?;
-    if let Some(dir) = &args.tests {
-        tests.extend(load_tests(dir, true)?);
+    match &args.tests {
+        Some(dir) if dir.as_os_str() == "-" => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::Input(format!("cannot read the hidden tests from standard input: {e}")))?;
+            add_tests(&mut tests, &text, "hidden tests (standard input)", true)?;
+        }
+        Some(dir) => {
+            for t in load_tests(dir, true)? {
+                add_test(&mut tests, t, &dir.display().to_string())?;
+            }
+        }
+        None => {}
     }
     let solution = read_file(&args.solution, "solution")?;
-    let cache = args.cache.clone().unwrap_or_else(|| root.join("target/grade").join(lab.name()));
+    let cache = match &args.cache {
+        Some(dir) => dir.clone(),
+        None => default_cache(lab)?,
+    };
     // Cargo runs inside the copy, so a relative cache would name another folder there.
     let cache = std::path::absolute(&cache).map_err(|e| Failure::Input(format!("bad cache folder {}: {e}", cache.display())))?;
-    let build = build_kernel(lab, &root, &cache, &solution)?;
+    let source = String::from_utf8_lossy(&solution);
+    let build = match crate::vet::vet(&source) {
+        Err(refusal) => Build::Refused(refusal.to_string()),
+        Ok(()) => build_kernel(lab, &root, &cache, &solution, Duration::from_secs(args.build_timeout))?,
+    };
     let results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, &build)).collect();
     print!("{}", table(lab.name(), &results, hidden));
     if let Some(path) = &args.results {
@@ -74,25 +100,46 @@ fn load_tests(dir: &Path, hidden: bool) -> Result<Vec<TestCase>, Failure> {
     let mut tests: Vec<TestCase> = Vec::new();
     for file in files {
         let text = String::from_utf8(read_file(&file, "test file")?).map_err(|_| Failure::Input(format!("{} is not UTF-8 text", file.display())))?;
-        for t in parse_tests(&text, &file.display().to_string(), hidden).map_err(Failure::Input)? {
-            if tests.iter().any(|o| o.name == t.name) {
-                return Err(Failure::Input(format!("two tests are called {} ({})", t.name, file.display())));
-            }
-            tests.push(t);
-        }
+        add_tests(&mut tests, &text, &file.display().to_string(), hidden)?;
     }
     Ok(tests)
 }
 
-/// The built kernel, or the compiler's complaint.
+/// Parses a tests file's `text` into `tests`; `from` names it in messages.
+fn add_tests(tests: &mut Vec<TestCase>, text: &str, from: &str, hidden: bool) -> Result<(), Failure> {
+    for t in parse_tests(text, from, hidden).map_err(Failure::Input)? {
+        add_test(tests, t, from)?;
+    }
+    Ok(())
+}
+
+fn add_test(tests: &mut Vec<TestCase>, test: TestCase, from: &str) -> Result<(), Failure> {
+    if tests.iter().any(|o| o.name == test.name) {
+        return Err(Failure::Input(format!("two tests are called {} ({from})", test.name)));
+    }
+    tests.push(test);
+    Ok(())
+}
+
+/// `$XDG_CACHE_HOME/runqueue/grade/LAB`, else `~/.cache/...`, else the temporary folder's.
+fn default_cache(lab: Lab) -> Result<PathBuf, Failure> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    Ok(base.join("runqueue/grade").join(lab.name()))
+}
+
+/// The built kernel, the compiler's complaint, or why the file was not built at all.
 enum Build {
     Elf(Vec<u8>),
     Error(String),
+    Refused(String),
 }
 
 /// Refreshes the cached kernel copy (files whose bytes changed only, so cargo rebuilds
 /// incrementally), puts the solution in the lab slot, and builds.
-fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8]) -> Result<Build, Failure> {
+fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], timeout: Duration) -> Result<Build, Failure> {
     let io = |what: &str, e: std::io::Error| Failure::Input(format!("{what}: {e}"));
     let kernel = cache.join("kernel");
     for part in KERNEL_PARTS {
@@ -108,17 +155,50 @@ fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8]) -> Result<
         }
     }
     let target_dir = cache.join("target");
-    let out = cargo
+    cargo
         .current_dir(&kernel)
         .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--target-dir"])
-        .arg(&target_dir)
-        .output()
-        .map_err(|e| io("cannot run cargo to build the kernel", e))?;
-    if !out.status.success() {
-        return Ok(Build::Error(first_error(&String::from_utf8_lossy(&out.stderr))));
+        .arg(&target_dir);
+    let Some((ok, stderr)) = run_bounded(&mut cargo, timeout).map_err(|e| io("cannot run cargo to build the kernel", e))? else {
+        return Ok(Build::Error(format!(
+            "the build did not finish within {} s and was stopped: does a constant, a macro or a type in your file make the compiler loop?",
+            timeout.as_secs()
+        )));
+    };
+    if !ok {
+        return Ok(Build::Error(first_error(&stderr)));
     }
     let elf = target_dir.join(TARGET).join("release/runqueue-kernel");
     Ok(Build::Elf(read_file(&elf, "built kernel")?))
+}
+
+/// Runs `command` in a process group of its own, with its output captured, for at most
+/// `timeout`: `None` when it had to be stopped (the whole group: cargo and its rustc).
+fn run_bounded(command: &mut Command, timeout: Duration) -> std::io::Result<Option<(bool, String)>> {
+    use std::os::unix::process::CommandExt;
+    let mut child = command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).process_group(0).spawn()?;
+    // Drained on its own thread, so a chatty compiler cannot fill the pipe and stall.
+    let mut pipe = child.stderr.take().expect("stderr is piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = pipe.read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if start.elapsed() >= timeout {
+            let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let stderr = reader.join().unwrap_or_default();
+    Ok(status.map(|s| (s.success(), stderr)))
 }
 
 /// The compiler's first error (short format: one line each), or its whole output.
@@ -159,6 +239,7 @@ fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
     let elf = match build {
         Build::Elf(elf) => elf,
         Build::Error(error) => return grade_test(lab, test, &Outcome::NotBuilt(error)),
+        Build::Refused(why) => return grade_test(lab, test, &Outcome::Refused(why)),
     };
     let bootargs = format!("sched={} {}", lab.sched(), test.args);
     let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000 };

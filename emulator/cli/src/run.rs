@@ -73,11 +73,16 @@ fn smp_in(append: &str) -> Option<&str> {
     append.split_whitespace().find_map(|w| w.strip_prefix("smp="))
 }
 
+/// Console output a run keeps (all of it still reaches `echo`): a kernel that floods the
+/// console must not flood the grader's results or memory.
+pub const CONSOLE_KEPT: usize = 1 << 20;
+
 /// Boots `elf` and runs it to shutdown or to `max_insns`, passing console bytes to `echo` as
 /// they come.
 pub fn execute(elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
     let mut machine = Machine::new(config, elf).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
+    let mut console_cut = false;
     let exit = loop {
         let left = max_insns.saturating_sub(machine.instret());
         if left == 0 {
@@ -86,7 +91,9 @@ pub fn execute(elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(
         let stop = machine.run(left.min(SLICE));
         let out = machine.take_console();
         echo(&out);
-        console_bytes.extend_from_slice(&out);
+        let room = CONSOLE_KEPT.saturating_sub(console_bytes.len());
+        console_cut |= out.len() > room;
+        console_bytes.extend_from_slice(&out[..out.len().min(room)]);
         trace_bytes.extend_from_slice(&machine.take_trace());
         match stop {
             Stop::Budget => {}
@@ -94,10 +101,16 @@ pub fn execute(elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(
             Stop::Fault(fault) => return Err(Failure::Input(format!("the guest stopped the machine: {fault}"))),
         }
     };
-    // Trace lines reach the console only on machines without the trace device (QEMU).
-    let split = console::split(&String::from_utf8_lossy(&console_bytes));
+    // Trace lines reach the console only on machines without the trace device (QEMU); with
+    // the device, `@` lines on the console are not trace (a panic message could hold one).
+    let mut split = console::split(&String::from_utf8_lossy(&console_bytes));
+    if console_cut {
+        split.console.push_str("\n[runqueue: console output past 1 MiB was not kept]\n");
+    }
     let mut trace = String::from_utf8_lossy(&trace_bytes).into_owned();
-    trace.push_str(&split.trace);
+    if trace.is_empty() {
+        trace = split.trace;
+    }
     Ok(Outcome { exit, console: split.console, trace, time_ns: machine.time_ns() })
 }
 

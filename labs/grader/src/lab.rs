@@ -81,6 +81,8 @@ impl Findings {
 
 /// How a test's run ended, as the caller (CLI or page) saw it.
 pub enum Outcome<'a> {
+    /// The solution was refused before it was built (it reaches past the lab API): why.
+    Refused(&'a str),
     /// The solution did not compile: the compiler's first error.
     NotBuilt(&'a str),
     /// The machine stopped before the kernel shut down (an emulator fault).
@@ -112,12 +114,21 @@ impl TestResult {
 /// lost, and every check the test names must hold throughout.
 pub fn grade_test(lab: Lab, test: &TestCase, outcome: &Outcome) -> TestResult {
     let verdict = judge(lab, test, outcome);
-    let (score, output, violation_ns) = match verdict {
+    let (score, mut output, violation_ns) = match verdict {
         Ok(summary) => (test.points, summary, None),
         Err((why, at)) => (0, why, at),
     };
+    if output.len() > MAX_OUTPUT {
+        // A long panic message, say: the start says what went wrong, and results.json stays small.
+        let cut = (0..=MAX_OUTPUT).rev().find(|&i| output.is_char_boundary(i)).unwrap_or(0);
+        output.truncate(cut);
+        output.push_str("\n[the rest of this output, past 8 KiB, is not shown]");
+    }
     TestResult { name: test.name.clone(), score, max_score: test.points, hidden: test.hidden, output, violation_ns }
 }
+
+/// The longest output a test shows (its message may quote the kernel's console).
+pub const MAX_OUTPUT: usize = 8 * 1024;
 
 type Verdict = Result<String, (String, Option<u64>)>;
 
@@ -127,6 +138,7 @@ fn judge(lab: Lab, test: &TestCase, outcome: &Outcome) -> Verdict {
         return fail(format!("the test file names an unknown check {unknown:?} (an instructor's mistake, not yours)"));
     }
     let (console_text, trace_text) = match outcome {
+        Outcome::Refused(why) => return fail(format!("your solution was refused before it was built: {why}")),
         Outcome::NotBuilt(error) => return fail(format!("your solution does not compile:\n{error}")),
         Outcome::Aborted(why) => return fail(format!("the kernel did not finish: {why}")),
         Outcome::OutOfBudget { trace, end_ns } => {

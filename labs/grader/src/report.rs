@@ -67,12 +67,19 @@ pub fn table(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
     out
 }
 
+fn hidden_output(r: &TestResult) -> String {
+    String::from(if r.passed() { "passed (a hidden test: no details)" } else { "failed (a hidden test: no details)" })
+}
+
 fn format_ms(ns: u64) -> String {
     format!("{}.{:03}", ns / 1_000_000, ns / 1_000 % 1_000)
 }
 
-/// Gradescope's `results.json`. Hidden tests carry the instructor's visibility; their output
-/// is kept for the instructor (Gradescope does not show hidden tests to students).
+/// Gradescope's `results.json`. Hidden tests carry the instructor's visibility, and unless it
+/// is `visible` their output says only whether they passed: the file is the student's to
+/// read once results are released, and a hidden test's details (its parameters, the
+/// schedule it expected, the student's own messages under those parameters) would give the
+/// test away.
 pub fn gradescope_json(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
     let (score, max) = totals(results);
     let tests: Vec<Value> = results
@@ -84,7 +91,7 @@ pub fn gradescope_json(lab: &str, results: &[TestResult], hidden: Visibility) ->
                 "score": r.score,
                 "max_score": r.max_score,
                 "status": if r.passed() { "passed" } else { "failed" },
-                "output": r.output,
+                "output": if r.hidden && hidden != Visibility::Visible { hidden_output(r) } else { r.output.clone() },
                 "visibility": visibility.as_str(),
             })
         })
@@ -125,6 +132,10 @@ mod tests {
         assert_eq!(v["score"], 2);
         assert_eq!(v["tests"][0]["status"], "passed");
         assert_eq!(v["tests"][1]["visibility"], "after_due_date");
+        assert_eq!(v["tests"][1]["output"], "failed (a hidden test: no details)");
+        assert_eq!(v["tests"][0]["output"], "why a");
+        let v: Value = serde_json::from_str(&gradescope_json("mlfq", &results, Visibility::Visible)).unwrap();
+        assert_eq!(v["tests"][1]["output"], "why h");
         assert_eq!(v["tests"][1]["max_score"], 2);
         assert!(Visibility::parse("sometimes").is_err());
     }

@@ -1,0 +1,69 @@
+//! What the grader's end-to-end tests share: the tree, a grade of a file as results.json,
+//! and solutions made from the reference solution by a kept edit (`runqueue::mutant`).
+#![allow(dead_code)]
+
+use runqueue::grade::{GradeArgs, grade};
+use runqueue::mutant::{Mutant, apply, parse_mutant};
+use std::path::{Path, PathBuf};
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A folder of this test run's own, emptied.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The arguments of a grade of `solution` whose build is cached per lab.
+pub fn args(lab: &str, solution: &Path, results: &Path) -> GradeArgs {
+    GradeArgs {
+        lab: lab.into(),
+        solution: solution.into(),
+        results: Some(results.into()),
+        tests: None,
+        hidden_visibility: "hidden".into(),
+        root: Some(root()),
+        cache: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("grade-cache").join(lab)),
+        build_timeout: 300,
+    }
+}
+
+/// Grades with `args` and returns Gradescope's results.json as parsed JSON.
+pub fn grade_json(args: &GradeArgs) -> serde_json::Value {
+    let results = args.results.clone().unwrap();
+    let _ = std::fs::remove_file(&results);
+    grade(args).unwrap_or_else(|e| panic!("grading {} failed: {e}", args.solution.display()));
+    serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap()
+}
+
+pub fn test_named<'a>(results: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    results["tests"].as_array().unwrap().iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("no test {name}"))
+}
+
+/// Every `*.mutant` in `dir`, in name order, parsed.
+pub fn mutants(dir: &Path) -> Vec<(String, Mutant)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|file| {
+            assert!(file.extension().is_some_and(|e| e == "mutant"), "{}: not a .mutant file", file.display());
+            let name = file.file_stem().unwrap().to_string_lossy().to_string();
+            let m = parse_mutant(&std::fs::read_to_string(&file).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            (name, m)
+        })
+        .collect()
+}
+
+/// `lab`'s reference solution with `m`'s edits, written into `dir` as `name.rs`.
+pub fn mutated(lab: &str, name: &str, m: &Mutant, dir: &Path) -> PathBuf {
+    let solution = std::fs::read_to_string(root().join("labs").join(lab).join("solution.rs")).unwrap();
+    let source = apply(&solution, &m.edits).unwrap_or_else(|e| panic!("{name} no longer applies to {lab}'s solution.rs: {e}"));
+    let path = dir.join(format!("{name}.rs"));
+    std::fs::write(&path, source).unwrap();
+    path
+}
