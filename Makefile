@@ -9,7 +9,7 @@ TOOLS ?= $(HOME)/.cache/runqueue/tools
 CARGO ?= cargo
 RISCV_TARGET := riscv64imac-unknown-none-elf
 RUST_TARGETS := $(RISCV_TARGET) wasm32-unknown-unknown
-APT_PACKAGES := qemu-system-misc opensbi fonts-noto-cjk zip unzip
+APT_PACKAGES := qemu-system-misc opensbi fonts-noto-cjk zip unzip acl
 MDBOOK_VERSION := 0.5.4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -1,6 +1,7 @@
 ## Labs and the autograder (docs/labs.md).
 #   make grade LAB=sjf [SOLUTION=path] [RESULTS=results.json] [TESTS=hidden-dir]
-#   make gradescope-bundle LAB=sjf [HIDDEN=dir]   -> target/gradescope/LAB.zip
+#   make gradescope-bundle LAB=sjf [HIDDEN=dir]   -> target/gradescope/LAB.zip (HIDDEN: tests
+#                                                 the student never sees; source/hidden)
 #   make gradescope-check LAB=sjf [SOLUTION=path] -> runs the bundle in a clean directory
 #   make test-labs
 LAB ?= sjf
@@ -24,7 +25,7 @@ gradescope-bundle: build
 	cp labs/bundle/setup.sh labs/bundle/run_autograder $(BUNDLE_DIR)/
 	cp $(RUNQUEUE) $(BUNDLE_DIR)/source/
 	echo $(LAB) > $(BUNDLE_DIR)/source/LAB
-	tar -C . --exclude=target -chf - kernel | tar -C $(BUNDLE_DIR)/source -xf -
+	tar -C . --exclude=target --exclude=kernel/tests -chf - kernel | tar -C $(BUNDLE_DIR)/source -xf -
 	cp -r labs/$(LAB)/tests $(BUNDLE_DIR)/source/labs/$(LAB)/
 	cp -L labs/$(LAB)/skeleton.rs $(BUNDLE_DIR)/source/labs/$(LAB)/
 	$(if $(HIDDEN),cp -r $(HIDDEN) $(BUNDLE_DIR)/source/hidden)
@@ -37,13 +38,12 @@ gradescope-check: gradescope-bundle
 	  unzip -q $(BUNDLE_ZIP) -d $$d && \
 	  AUTOGRADER=$$d bash $$d/run_autograder && cat $$d/results/results.json && rm -rf $$d
 
-# CI: the bundle grades the reference solution in a clean directory to a valid, full-marks
-# results.json.
-test-bundle: gradescope-bundle
-	@d=$$(mktemp -d) && mkdir -p $$d/submission && cp labs/$(LAB)/solution.rs $$d/submission/$(LAB).rs && \
-	  unzip -q $(BUNDLE_ZIP) -d $$d && AUTOGRADER=$$d bash $$d/run_autograder >/dev/null && \
-	  python3 labs/bundle/check_results.py $$d/results/results.json && rm -rf $$d && \
-	  echo "ok   gradescope bundle: $(LAB) solution graded in a clean directory, results.json valid"
+# CI: the bundle, with the lab's example hidden tests, grades the reference solution in a
+# clean directory as Gradescope would, the student's code built by an unprivileged user who
+# cannot read the hidden tests (labs/bundle/check-bundle.sh).
+test-bundle:
+	$(MAKE) gradescope-bundle HIDDEN=labs/$(LAB)/hidden
+	labs/bundle/check-bundle.sh $(LAB) $(BUNDLE_ZIP) labs/$(LAB)/solution.rs
 
 # The page's grading widget (book/widget/grade.js) fetches runqueue/labs/<lab>.tests, every
 # tests file of the lab in one; `make book` (mk/book.mk) runs this once it has laid out the site.
