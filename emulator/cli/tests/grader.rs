@@ -23,6 +23,7 @@ fn grade_file(lab: &str, solution: &Path) -> serde_json::Value {
         hidden_visibility: "hidden".into(),
         root: Some(root()),
         cache: Some(dir.join("cache")),
+        build_timeout: 300,
     };
     grade(&args).unwrap_or_else(|e| panic!("grading {} failed: {e}", solution.display()));
     serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap()
@@ -114,6 +115,7 @@ fn bad_arguments_are_clear_errors() {
         hidden_visibility: "hidden".into(),
         root: Some(root()),
         cache: None,
+        build_timeout: 300,
     };
     assert!(grade(&args).unwrap_err().to_string().contains("unknown lab"));
     args.lab = "sjf".into();
