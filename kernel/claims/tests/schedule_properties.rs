@@ -1,8 +1,7 @@
 //! Properties every schedule must have, checked over the trace of every scheduler on every
 //! workload, on one hart and on four.
 
-mod common;
-use common::kernel;
+use runqueue_kernel_claims::kernel;
 use runqueue_report::props;
 
 const SCHEDULERS: &[&str] = &["fifo", "rr", "cfs", "sjf", "mlfq"];

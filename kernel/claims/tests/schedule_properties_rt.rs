@@ -2,8 +2,7 @@
 //! fair, RT throttling), BVT's switch allowance, and the soundness of every trace of the new
 //! workloads (pipes block and wake; nothing is lost).
 
-mod common;
-use common::kernel;
+use runqueue_kernel_claims::kernel;
 use runqueue_report::{Event, Kind, props};
 use std::collections::BTreeMap;
 

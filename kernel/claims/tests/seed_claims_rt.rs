@@ -1,8 +1,7 @@
 //! The seed claims of issue 4 (BVT, real-time classes, EEVDF, deadline), checked on the real
 //! kernel on the emulator. Each test names the claim and its seed; the figures are ours.
 
-mod common;
-use common::{Run, kernel};
+use runqueue_kernel_claims::{Run, kernel};
 
 /// Hackbench's time: when its last sender or receiver finished (the hog stops after them).
 fn hackbench_ns(run: &Run) -> u64 {

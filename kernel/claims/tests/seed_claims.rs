@@ -1,8 +1,7 @@
 //! The qualitative outcomes the seed reports claim, checked on the real kernel on the emulator.
 //! Each test names the claim and where it comes from; the figures are ours, the shapes theirs.
 
-mod common;
-use common::{Run, kernel, spread};
+use runqueue_kernel_claims::{Run, kernel, spread};
 
 /// The index of the task called `long` in `realtime` and `occupy`.
 fn long_task(run: &Run) -> usize {

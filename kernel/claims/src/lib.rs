@@ -1,4 +1,5 @@
-//! Running the bundled kernel for the integration tests.
+//! Running the bundled kernel on the emulator for the kernel's claims and schedule properties
+//! (`tests/`): each run must end cleanly with a RESULT line and a well-formed trace.
 
 use runqueue::run::{KERNEL, execute};
 use runqueue_emu::Config;
