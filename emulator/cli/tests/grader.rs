@@ -138,7 +138,7 @@ fn sjf_reference_passes_and_mutants_fail() {
 
 #[test]
 fn mlfq_reference_passes_and_mutants_fail() {
-    check_lab("mlfq", 16);
+    check_lab("mlfq", 17);
 }
 
 #[test]

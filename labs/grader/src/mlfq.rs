@@ -22,7 +22,7 @@ pub const CHECKS: &[(&str, &str)] = &[
     ("mlfq.boost", "every boost period, every task goes back to level 0"),
     ("mlfq.new", "a new task starts at level 0"),
     ("mlfq.preempt", "a task that becomes ready above the running task's level takes the CPU: at once when it wakes or arrives, by the next tick when the running task moves down"),
-    ("mlfq.quantum", "a level takes turns: the running task keeps the CPU for its level's quantum (doubling per level) and gives it up then if a task of its level is ready"),
+    ("mlfq.quantum", "a level takes turns: the running task keeps the CPU for its level's quantum (doubling per level), then gives it up if a task of its level is ready, and the one that waited longest runs next"),
 ];
 
 /// How long after a wakeup the preemption it calls for must have happened.
@@ -163,6 +163,7 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
                 unreported(&mut f, &p, &mut tasks, e, reported, boosts);
                 if !settling {
                     judge_pick(&mut f, &p, &tasks, e);
+                    judge_turn(&mut f, &p, &tasks, e, last_boost);
                     judge_level(&mut f, &p, &tasks, e, reported, last_boost);
                 }
                 if let Some(k) = tasks.get_mut(&e.tid) {
@@ -237,6 +238,36 @@ fn judge_pick(f: &mut Findings, p: &Params, tasks: &BTreeMap<u32, Task>, e: &Eve
             f.broke("mlfq.pick", e.time_ns, "not the highest level", detail);
         }
         _ => f.checked("mlfq.pick"),
+    }
+}
+
+/// Rule 2's turns: within a level, the task that has waited longest goes first (a task whose
+/// quantum ran out, or that yielded, goes to the back of its level's queue). Judged only
+/// between tasks surely at the same level that both became ready after the last boost (a
+/// boost queues the lower levels' tasks after level 0's).
+fn judge_turn(f: &mut Findings, p: &Params, tasks: &BTreeMap<u32, Task>, e: &Event, last_boost: Option<u64>) {
+    let Some(me) = tasks.get(&e.tid) else { return };
+    let level = match p.range(me.used) {
+        (lo, hi) if lo == hi => lo,
+        _ => return,
+    };
+    let after_boost = |k: &Task| last_boost.is_none_or(|b| k.ready_since > b);
+    if !after_boost(me) {
+        return;
+    }
+    let waited = tasks
+        .iter()
+        .filter(|(tid, k)| k.ready && **tid != e.tid && after_boost(k) && k.ready_since < me.ready_since && p.range(k.used) == (level, level))
+        .min_by_key(|(tid, k)| (k.ready_since, **tid));
+    match waited {
+        Some((other, k)) => {
+            let detail = format!(
+                "task {other} had waited at level {level} since {} ns, task {} only since {} ns: a level takes turns (a task whose quantum ran out goes to the back of its level's queue), so expected task {other}, got task {}",
+                k.ready_since, e.tid, me.ready_since, e.tid
+            );
+            f.broke("mlfq.quantum", e.time_ns, "not its turn", detail);
+        }
+        None => f.checked("mlfq.quantum"),
     }
 }
 
@@ -498,6 +529,9 @@ T 4500010 0 out 1 why=preempt ran=4500000
 T 4500020 0 in 2 lvl=0
 T 7000020 0 out 2 why=exit ran=2500000";
         fails(ARGS, no_turns, "mlfq.quantum", "while task 2 of that level or above was ready: a level takes turns, so expected it to give up the CPU once its quantum was used up (by 3100010 ns)");
+        // Task 1's quantum runs out, and it is picked again while task 2 waits at its level.
+        let again = TURNS.replace("T 2500020 0 in 2 lvl=0", "T 2500020 0 in 1 lvl=0");
+        fails(ARGS, &again, "mlfq.quantum", "task 2 had waited at level 0 since 0 ns, task 1 only since 2500010 ns: a level takes turns (a task whose quantum ran out goes to the back of its level's queue), so expected task 2, got task 1");
         // Task 1 is preempted after 1 ms of its 2 ms quantum, with nothing above it.
         let early = TURNS.replace("T 2500010 0 out 1 why=preempt ran=2500000", "T 1000010 0 out 1 why=preempt ran=1000000");
         fails(ARGS, &early, "mlfq.quantum", "task 1 (level 0 or below: quantum 2000000 ns, doubling per level from 2000000 ns) was preempted after 1000000 ns, before its quantum was used up");
