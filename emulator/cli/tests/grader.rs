@@ -1,91 +1,81 @@
-//! The lab grader end to end: each lab's reference solution gets full marks, and each kept
-//! mutant (a known wrong solution) fails the test that must catch it, with a first violation.
+//! The lab grader end to end: each lab's reference solution gets full marks on its public and
+//! example hidden tests, and each kept mutant (a known wrong solution, one per rule the
+//! handout states) fails the test that must catch it, with a first violation.
 
+mod grading;
+
+use grading::{args, grade_json, mutants, mutated, root, scratch, test_named};
 use runqueue::grade::{GradeArgs, grade};
 use runqueue::mutant::{apply, parse_mutant};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+/// Grades `solution` with the lab's public tests and its example hidden tests
+/// (`labs/<lab>/hidden`, shown so their outputs can be checked).
+fn grade_file(lab: &str, solution: &Path, results: &Path) -> serde_json::Value {
+    let mut a = args(lab, solution, results);
+    a.tests = Some(root().join("labs").join(lab).join("hidden"));
+    a.hidden_visibility = "visible".into();
+    grade_json(&a)
 }
 
-/// Grades `solution` and returns Gradescope's results.json as parsed JSON.
-fn grade_file(lab: &str, solution: &Path) -> serde_json::Value {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("grader").join(lab);
-    std::fs::create_dir_all(&dir).unwrap();
-    let results = dir.join("results.json");
-    let _ = std::fs::remove_file(&results);
-    let args = GradeArgs {
-        lab: lab.into(),
-        solution: solution.into(),
-        results: Some(results.clone()),
-        tests: None,
-        hidden_visibility: "hidden".into(),
-        root: Some(root()),
-        cache: Some(dir.join("cache")),
-        build_timeout: 300,
-    };
-    grade(&args).unwrap_or_else(|e| panic!("grading {} failed: {e}", solution.display()));
-    serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap()
-}
-
-fn test<'a>(results: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    results["tests"].as_array().unwrap().iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("no test {name}"))
-}
-
-/// The reference solution passes everything; each kept mutant fails the test its header
-/// names, the output names the first violation and says what the header says.
+/// The reference solution passes everything, public and hidden tests; each kept mutant fails
+/// the test its header names (public or hidden), the output names the first violation and
+/// says what the header says.
 fn check_lab(lab: &str, expected_mutants: usize) {
-    let dir = root().join("labs").join(lab);
-    let reference = grade_file(lab, &dir.join("solution.rs"));
+    let dir = scratch(&format!("mutants-{lab}"));
+    let results = dir.join("results.json");
+    let reference = grade_file(lab, &root().join("labs").join(lab).join("solution.rs"), &results);
     let max: u64 = reference["tests"].as_array().unwrap().iter().map(|t| t["max_score"].as_u64().unwrap()).sum();
     assert!(max > 0);
     assert_eq!(reference["score"].as_u64(), Some(max), "reference solution of {lab}: {reference:#}");
-    let solution = std::fs::read_to_string(dir.join("solution.rs")).unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("mutants")).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    assert_eq!(files.len(), expected_mutants, "{lab}'s mutants: {files:?}");
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mutants").join(lab);
-    std::fs::create_dir_all(&out_dir).unwrap();
-    for file in files {
-        let name = file.file_stem().unwrap().to_string_lossy().to_string();
-        assert!(file.extension().is_some_and(|e| e == "mutant"), "{}: not a .mutant file", file.display());
-        let m = parse_mutant(&std::fs::read_to_string(&file).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let source = apply(&solution, &m.edits).unwrap_or_else(|e| panic!("{} no longer applies to solution.rs: {e}", file.display()));
-        let mutated = out_dir.join(format!("{name}.rs"));
-        std::fs::write(&mutated, source).unwrap();
-        let results = grade_file(lab, &mutated);
-        let t = test(&results, &m.catches);
-        assert_eq!(t["status"], "failed", "{lab}/{name} ({}) should fail {}: {results:#}", m.bug, m.catches);
+    let kept = mutants(&root().join("labs").join(lab).join("mutants"));
+    assert_eq!(kept.len(), expected_mutants, "{lab}'s mutants: {:?}", kept.iter().map(|(n, _)| n).collect::<Vec<_>>());
+    for (name, m) in kept {
+        let graded = grade_file(lab, &mutated(lab, &name, &m, &dir), &results);
+        let t = test_named(&graded, &m.catches);
+        assert_eq!(t["status"], "failed", "{lab}/{name} ({}) should fail {}: {graded:#}", m.bug, m.catches);
         let output = t["output"].as_str().unwrap();
         assert!(output.contains("VIOLATION") || output.contains("did not finish"), "{lab}/{name}: {output}");
         if let Some(says) = &m.says {
             assert!(output.contains(says.as_str()), "{lab}/{name}: the output should say {says:?}: {output}");
         }
-        assert!(results["score"].as_u64().unwrap() < max);
+        assert!(graded["score"].as_u64().unwrap() < max);
     }
 }
 
 #[test]
 fn sjf_reference_passes_and_mutants_fail() {
-    check_lab("sjf", 4);
+    check_lab("sjf", 13);
 }
 
 #[test]
 fn mlfq_reference_passes_and_mutants_fail() {
-    check_lab("mlfq", 3);
+    check_lab("mlfq", 17);
 }
 
 #[test]
 fn bvt_reference_passes_and_mutants_fail() {
-    check_lab("bvt", 2);
+    check_lab("bvt", 14);
+}
+
+#[test]
+fn a_mutant_block_that_does_not_match_is_an_error() {
+    let text = "bug: b\ncatches: t\n@@ find\nfn a() {}\n@@ replace\nfn b() {}\n@@ end\n";
+    let m = parse_mutant(text).unwrap();
+    assert_eq!(apply("x\nfn a() {}\ny", &m.edits).unwrap(), "x\nfn b() {}\ny");
+    assert!(apply("fn c() {}", &m.edits).unwrap_err().contains("0 times"));
+    assert!(apply("fn a() {}\nfn a() {}", &m.edits).unwrap_err().contains("2 times"));
+    assert!(parse_mutant(&text.replace("@@ end\n", "")).unwrap_err().contains("@@ end"));
+    assert!(parse_mutant(&text.replace("catches: t\n", "")).unwrap_err().contains("catches"));
+    assert!(parse_mutant(&text.replace("@@ replace", "@@ swap")).unwrap_err().contains("out of place"));
 }
 
 #[test]
 fn a_solution_that_does_not_compile_fails_every_test_and_still_writes_results() {
-    let bad = Path::new(env!("CARGO_TARGET_TMPDIR")).join("not_rust.rs");
+    let dir = scratch("not-rust");
+    let bad = dir.join("not_rust.rs");
     std::fs::write(&bad, "this is not Rust\n").unwrap();
-    let results = grade_file("sjf", &bad);
+    let results = grade_json(&args("sjf", &bad, &dir.join("results.json")));
     assert_eq!(results["score"], 0);
     for t in results["tests"].as_array().unwrap() {
         assert!(t["output"].as_str().unwrap().contains("does not compile"), "{t}");
@@ -94,34 +84,30 @@ fn a_solution_that_does_not_compile_fails_every_test_and_still_writes_results() 
 
 #[test]
 fn the_skeleton_fails_clearly() {
-    let results = grade_file("mlfq", &root().join("labs/mlfq/skeleton.rs"));
-    let out = test(&results, "mlfq-allotment")["output"].as_str().unwrap().to_string();
+    let dir = scratch("skeletons");
+    let results = grade_json(&args("mlfq", &root().join("labs/mlfq/skeleton.rs"), &dir.join("mlfq.json")));
+    let out = test_named(&results, "mlfq-allotment")["output"].as_str().unwrap().to_string();
     assert!(out.contains("is not written yet"), "{out}");
-    let results = grade_file("bvt", &root().join("labs/bvt/skeleton.rs"));
-    let out = test(&results, "bvt-placement")["output"].as_str().unwrap().to_string();
+    let results = grade_json(&args("bvt", &root().join("labs/bvt/skeleton.rs"), &dir.join("bvt.json")));
+    let out = test_named(&results, "bvt-placement")["output"].as_str().unwrap().to_string();
     assert!(out.contains("lab-bvt: place() is not written yet"), "{out}");
     // The skeleton runs with warp ignored, and the grader says so.
-    let out = test(&results, "bvt-share")["output"].as_str().unwrap().to_string();
+    let out = test_named(&results, "bvt-share")["output"].as_str().unwrap().to_string();
     assert!(out.contains("- warp 2000000) was ready"), "{out}");
 }
 
 #[test]
 fn bad_arguments_are_clear_errors() {
-    let mut args = GradeArgs {
-        lab: "lottery".into(),
-        solution: root().join("labs/sjf/solution.rs"),
-        results: None,
-        tests: None,
-        hidden_visibility: "hidden".into(),
-        root: Some(root()),
-        cache: None,
-        build_timeout: 300,
-    };
-    assert!(grade(&args).unwrap_err().to_string().contains("unknown lab"));
-    args.lab = "sjf".into();
-    args.hidden_visibility = "sometimes".into();
-    assert!(grade(&args).unwrap_err().to_string().contains("visibility"));
-    args.hidden_visibility = "hidden".into();
-    args.solution = root().join("labs/sjf/no-such-file.rs");
-    assert!(grade(&args).unwrap_err().to_string().contains("cannot read solution"));
+    let dir = scratch("bad-arguments");
+    let mut a: GradeArgs = args("lottery", &root().join("labs/sjf/solution.rs"), &dir.join("results.json"));
+    assert!(grade(&a).unwrap_err().to_string().contains("unknown lab"));
+    a.lab = "sjf".into();
+    a.hidden_visibility = "sometimes".into();
+    assert!(grade(&a).unwrap_err().to_string().contains("visibility"));
+    a.hidden_visibility = "hidden".into();
+    a.tests = Some(dir.join("no-such-folder"));
+    assert!(grade(&a).unwrap_err().to_string().contains("cannot read the tests folder"));
+    a.tests = None;
+    a.solution = root().join("labs/sjf/no-such-file.rs");
+    assert!(grade(&a).unwrap_err().to_string().contains("cannot read solution"));
 }

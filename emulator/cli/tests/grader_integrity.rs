@@ -4,7 +4,7 @@
 
 mod grading;
 
-use grading::{args, grade_json, mutants, mutated, root, scratch, test_named};
+use grading::{args, grade_json, mutants, mutated, one_at_a_time, root, scratch, test_named};
 use std::process::{Command, Stdio};
 
 /// Each forbidden construct (`labs/grader/forbidden`, one fixture each) is refused with its
@@ -87,7 +87,7 @@ fn the_hidden_tests_never_reach_what_the_student_sees() {
         for (visibility, from_stdin) in [("hidden", false), ("after_due_date", true), ("after_published", false)] {
             let results = dir.join("results.json");
             let _ = std::fs::remove_file(&results);
-            let cache = std::path::absolute(root().join("target/tmp/grade-cache/sjf")).unwrap();
+            let cache = args("sjf", &file, &results).cache.unwrap();
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_runqueue"));
             cmd.args(["grade", "--lab", "sjf", "--hidden-visibility", visibility, "--root"])
                 .arg(root())
@@ -101,12 +101,14 @@ fn the_hidden_tests_never_reach_what_the_student_sees() {
                 .stdin(if from_stdin { Stdio::piped() } else { Stdio::null() })
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
+            let one = one_at_a_time();
             let mut child = cmd.spawn().unwrap();
             if from_stdin {
                 use std::io::Write;
                 child.stdin.take().unwrap().write_all(tests.as_bytes()).unwrap();
             }
             let out = child.wait_with_output().unwrap();
+            drop(one);
             let json = std::fs::read_to_string(&results).unwrap();
             let seen = [String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned(), json.clone()];
             for (what, text) in ["stdout", "stderr", "results.json"].iter().zip(&seen) {

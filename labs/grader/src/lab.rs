@@ -71,11 +71,14 @@ impl Findings {
         self.0.entry(check).or_default().0 += 1;
     }
 
-    /// Records a violation of `check`; only the first one is kept.
+    /// Records a violation of `check`; only the earliest one is kept (a check that judges a
+    /// stint when it ends may find a violation dated before one it found already).
     pub fn broke(&mut self, check: &'static str, time_ns: u64, rule: &'static str, detail: String) {
         let entry = self.0.entry(check).or_default();
         entry.0 += 1;
-        entry.1.get_or_insert(Violation { time_ns, rule, detail });
+        if entry.1.as_ref().is_none_or(|v| time_ns < v.time_ns) {
+            entry.1 = Some(Violation { time_ns, rule, detail });
+        }
     }
 }
 
@@ -169,17 +172,68 @@ fn judge(lab: Lab, test: &TestCase, outcome: &Outcome) -> Verdict {
         return Err((format!("FIRST VIOLATION {v}"), Some(v.time_ns)));
     }
     let findings = lab.model(&test.args, &events).map_err(|e| (format!("cannot read the test's parameters: {e}"), None))?;
+    // The earliest violation of the test's checks is the first thing that went wrong (later
+    // ones often follow from it); at the same time, the check the test names first.
+    let first = test
+        .checks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| findings.0.get(c.as_str()).and_then(|(_, v)| v.clone()).map(|v| (v.time_ns, i, c, v)))
+        .min_by_key(|&(t, i, _, _)| (t, i));
+    if let Some((_, _, check, v)) = first {
+        let what = lab.checks().iter().find(|(n, _)| n == check).map_or("", |(_, w)| w);
+        return Err((format!("check {check} ({what}) failed.\nFIRST VIOLATION {v}"), Some(v.time_ns)));
+    }
     let mut lines = Vec::new();
     for check in &test.checks {
-        let (count, violation) = findings.0.get(check.as_str()).cloned().unwrap_or((0, None));
-        if let Some(v) = violation {
-            let what = lab.checks().iter().find(|(n, _)| n == check).map_or("", |(_, w)| w);
-            return Err((format!("check {check} ({what}) failed.\nFIRST VIOLATION {v}"), Some(v.time_ns)));
-        }
+        let (count, _) = findings.0.get(check.as_str()).cloned().unwrap_or((0, None));
         if count == 0 {
             return fail(format!("check {check}: the run gave it nothing to check (the test's workload is too short?)"));
         }
         lines.push(format!("{check}: {count} decisions checked, all as the reference model"));
     }
     Ok(lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Task 2 goes first although task 1 has the lower tid (a tie, at 10 ns); after its 1 ms
+    /// burst task 1 is picked although task 2 now predicts less (at 1 ms).
+    const TRACE: &str = "T 0 0 new 1 pred=4000000
+T 0 0 new 2 pred=4000000
+T 10 0 in 2 pred=4000000
+T 1000010 0 out 2 why=yield ran=1000000
+T 1000010 0 state 2 pred=2500000
+T 1000020 0 in 1 pred=4000000
+T 2000020 0 out 1 why=exit ran=1000000
+T 2000020 0 exit 1
+T 2000030 0 in 2 pred=2500000
+T 3000030 0 out 2 why=exit ran=1000000
+T 3000030 0 exit 2";
+
+    fn grade(checks: &str) -> TestResult {
+        let test = TestCase {
+            name: "t".to_string(),
+            points: 1,
+            args: "lab.sjf.tau0_ns=4000000".to_string(),
+            checks: checks.split(' ').map(str::to_string).collect(),
+            max_insns: 1,
+            hidden: false,
+        };
+        grade_test(Lab::Sjf, &test, &Outcome::Finished { exit_code: 0, console: "RESULT {}\n", trace: TRACE })
+    }
+
+    #[test]
+    fn the_earliest_violation_of_the_tests_checks_is_shown() {
+        for checks in ["sjf.order sjf.tie", "sjf.tie sjf.order"] {
+            let r = grade(checks);
+            assert_eq!(r.violation_ns, Some(10), "{checks}: {}", r.output);
+            assert!(r.output.contains("check sjf.tie") && r.output.contains("expected the lower tid, task 1, got task 2"), "{}", r.output);
+        }
+        let r = grade("sjf.order");
+        assert_eq!(r.violation_ns, Some(1000020), "{}", r.output);
+        assert!(grade("sjf.pred").passed());
+    }
 }
