@@ -71,7 +71,7 @@ pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let solution = read_file(&args.solution, "solution")?;
     let cache = match &args.cache {
         Some(dir) => dir.clone(),
-        None => default_cache(lab)?,
+        None => default_cache(lab),
     };
     // Cargo runs inside the copy, so a relative cache would name another folder there.
     let cache = std::path::absolute(&cache).map_err(|e| Failure::Input(format!("bad cache folder {}: {e}", cache.display())))?;
@@ -122,12 +122,12 @@ fn add_test(tests: &mut Vec<TestCase>, test: TestCase, from: &str) -> Result<(),
 }
 
 /// `$XDG_CACHE_HOME/runqueue/grade/LAB`, else `~/.cache/...`, else the temporary folder's.
-fn default_cache(lab: Lab) -> Result<PathBuf, Failure> {
+fn default_cache(lab: Lab) -> PathBuf {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
-    Ok(base.join("runqueue/grade").join(lab.name()))
+    base.join("runqueue/grade").join(lab.name())
 }
 
 /// The built kernel, the compiler's complaint, or why the file was not built at all.
