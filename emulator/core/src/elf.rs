@@ -4,7 +4,6 @@ use crate::error::LoadError;
 use alloc::vec::Vec;
 
 const PT_LOAD: u32 = 1;
-const PF_X: u32 = 1;
 const SHT_SYMTAB: u32 = 2;
 const EHDR_SIZE: usize = 64;
 const PHDR_SIZE: u64 = 56;
@@ -22,7 +21,6 @@ pub struct Segment {
     pub offset: usize,
     pub file_size: usize,
     pub mem_size: u64,
-    pub executable: bool,
 }
 
 /// A validated executable.
@@ -124,8 +122,7 @@ pub fn parse(file: &[u8], ram_start: u64, ram_end: u64, reserved: core::ops::Ran
                 return Err(LoadError::Overlap { first: *other, second: index });
             }
         }
-        let executable = u32_at(ph, 4) & PF_X != 0;
-        segments.push(Segment { paddr, vaddr, offset: offset as usize, file_size: file_size as usize, mem_size, executable });
+        segments.push(Segment { paddr, vaddr, offset: offset as usize, file_size: file_size as usize, mem_size });
         indices.push(index);
     }
     if segments.is_empty() {
@@ -133,7 +130,7 @@ pub fn parse(file: &[u8], ram_start: u64, ram_end: u64, reserved: core::ops::Ran
     }
     let entry_paddr = segments
         .iter()
-        .find(|s| s.executable && entry >= s.vaddr && entry - s.vaddr < s.mem_size)
+        .find(|s| entry >= s.vaddr && entry - s.vaddr < s.mem_size)
         .map(|s| entry - s.vaddr + s.paddr)
         .ok_or(LoadError::Entry(entry))?;
     let (tohost, fromhost) = find_htif(file)?;

@@ -44,7 +44,7 @@ pub enum LoadError {
     OverlapsFdt { index: usize, fdt_start: u64, fdt_end: u64 },
     /// The ELF has no loadable segment.
     NoSegments,
-    /// The entry point is not inside a loaded executable segment.
+    /// The entry point is not inside any loaded segment (flags do not matter, as on QEMU).
     Entry(u64),
     /// The symbol table or its string table is malformed.
     Symbols(&'static str),
@@ -99,7 +99,7 @@ impl fmt::Display for LoadError {
                 "program header {index} overlaps the device tree's place {fdt_start:#x}..{fdt_end:#x} at the top of RAM (give the machine more RAM)"
             ),
             NoSegments => write!(f, "the ELF has no loadable segment"),
-            Entry(e) => write!(f, "entry point {e:#x} is not inside a loaded executable segment"),
+            Entry(e) => write!(f, "entry point {e:#x} is not inside any loaded segment"),
             Symbols(why) => write!(f, "malformed symbol table: {why}"),
             FdtTooLarge { size, max } => write!(f, "the device tree needs {size} bytes but only {max} are reserved"),
             PhysRange { addr, len, ram_start, ram_end } => write!(
