@@ -236,4 +236,17 @@ T 3000030 0 exit 2";
         assert_eq!(r.violation_ns, Some(1000020), "{}", r.output);
         assert!(grade("sjf.pred").passed());
     }
+
+    /// A kernel that panics with a long message (a student's, say) gives an output of at most
+    /// 8 KiB plus a note, cut where a character starts.
+    #[test]
+    fn a_long_output_is_cut_at_a_char_boundary() {
+        let test = TestCase { name: "t".to_string(), points: 1, args: "x=1".to_string(), checks: Vec::new(), max_insns: 1, hidden: false };
+        let console = format!("kernel panic: panicked at a.rs:1:1:\n{}\n", "调度".repeat(5000));
+        let r = grade_test(Lab::Sjf, &test, &Outcome::Finished { exit_code: 3, console: &console, trace: "" });
+        assert!(!r.passed());
+        assert!(r.output.starts_with("the kernel stopped: kernel panic:"), "{}", &r.output[..80]);
+        assert!(r.output.ends_with("[the rest of this output, past 8 KiB, is not shown]"));
+        assert!(r.output.len() <= MAX_OUTPUT + 60, "{}", r.output.len());
+    }
 }
