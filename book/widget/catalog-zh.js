@@ -50,7 +50,14 @@ export const TUNABLES = {
   rtprio: "按创建顺序给出每个任务的实时优先级：0 = 公平调度类，1..99 = SCHED_FIFO（或 rtpolicy 指定的策略），高于所有公平任务",
   rtpolicy: "rtprio= 放入实时调度类的任务所用的实时策略",
   warp_us: "按创建顺序给出每个任务的 BVT 弯曲量 W（它被唤醒时借用的虚拟时间）",
-  harts: "每个任务可以在哪些硬件线程上运行，用位掩码表示（1 = 硬件线程 0，2 = 硬件线程 1，……）；0 = 全部",
+  affinity: "每个任务可以在哪些硬件线程上运行，用 taskset 那样的位掩码表示（1 = 硬件线程 0，2 = 硬件线程 1，3 = 两者，……）；0 = 全部",
+  rq: "运行队列：像 Linux 那样每个硬件线程一个并做负载均衡（perhart），或像 xv6 和 ArceOS 那样所有硬件线程共用一个（global）",
+  balance_ms: "忙碌的硬件线程多久做一次负载均衡（Linux：调度域的间隔，2-4 个 CPU 时为 2-4 ms，乘以 busy_factor 16）；空闲的硬件线程每个时钟节拍以及刚变空闲时都会均衡；0 = 从不均衡",
+  sched_migration_cost_ns: "任务若在这么短的时间之前还在运行，就算缓存热：负载均衡要在几次失败之后才迁移它，被唤醒的它也留在原来的硬件线程上",
+  sched_nr_migrate: "一次负载均衡最多迁移这么多个任务",
+  isolcpus: "从任务放置和负载均衡中拿掉的硬件线程（如 1,2）：只有用 affinity= 固定在那里的任务才在那里运行",
+  nohz_full: "只运行一个任务时停掉时钟节拍的硬件线程（如 1）",
+  timer_migration: "1：在 isolcpus 或 nohz_full 硬件线程上设置的睡眠定时器改在一个做日常事务的硬件线程上触发；0：在它自己的硬件线程上触发",
   arrive_ms: "按创建顺序给出每个任务的到达时间，即工作负载开始后多少毫秒（调度策略此时才把它当作新任务看到）；0 = 一开始就到达",
 
   "rr.slice_ms": "时间片（在每个时钟节拍检查；默认 tick_us=1000 时为 5 个节拍）",
@@ -105,6 +112,8 @@ export const TUNABLES = {
     realtime: "长任务每个工作单元的指令数（100 ms）",
     occupy: "长任务每个工作单元的指令数（25 ms）",
   },
+  "wl.working_set_kb": "每个任务在每个工作单元中读写的数据量（每 64 字节的缓存行一个字）：打开机器的缓存模型（cache.kb=）时，迁移到另一个硬件线程的任务对它全部缺失",
+  "wl.hop": "1：每个工作单元之后，任务把自己迁移到下一个硬件线程（sched_setaffinity），用来展示一次迁移的代价",
   "wl.hold_us": {
     spin: "不为 0 时，每个工作单元改为在禁止抢占的情况下运行这么久",
     cyclictest: "不为 0 时，每个负载单元以一段这么长的不可抢占区段开头",
@@ -153,6 +162,7 @@ export const UNITS = {
   pairs: "对",
   messages: "条消息",
   mask: "位掩码",
+  KiB: "KiB",
 };
 
 const own = (table, key) => (Object.hasOwn(table, key) ? table[key] : undefined);

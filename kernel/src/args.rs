@@ -29,8 +29,20 @@ pub struct Settings {
 
 /// Settings every run has, whatever its scheduler and workload.
 pub const GLOBAL: &[Tunable] = &[
-    Tunable { name: "smp", kind: Kind::Int { min: 1, max: crate::hart::MAX_HARTS as i64 }, default: "1", unit: "harts", help: "harts that run tasks (QEMU and the emulator must provide at least this many)" },
-    Tunable { name: "seed", kind: Kind::Int { min: 0, max: u32::MAX as i64 }, default: "0", unit: "", help: "seed for anything random in a workload (reported in RESULT)" },
+    Tunable {
+        name: "smp",
+        kind: Kind::Int { min: 1, max: crate::hart::MAX_HARTS as i64 },
+        default: "1",
+        unit: "harts",
+        help: "harts that run tasks (QEMU and the emulator must provide at least this many)",
+    },
+    Tunable {
+        name: "seed",
+        kind: Kind::Int { min: 0, max: u32::MAX as i64 },
+        default: "0",
+        unit: "",
+        help: "seed for anything random in a workload (reported in RESULT)",
+    },
     Tunable { name: "trace", kind: Kind::Choice(&["on", "off"]), default: "on", unit: "", help: "emit trace events (trace device, or @-lines on the UART)" },
     Tunable { name: "tick_us", kind: Kind::Int { min: 100, max: 100_000 }, default: "1000", unit: "us", help: "period of each hart's scheduler tick" },
     crate::sched::rt::RUNTIME,
@@ -40,8 +52,15 @@ pub const GLOBAL: &[Tunable] = &[
     crate::workload::RTPRIO,
     crate::workload::RTPOLICY,
     crate::workload::WARP,
-    crate::workload::HARTS,
+    crate::workload::AFFINITY,
     crate::workload::ARRIVE,
+    crate::dispatch::balance::RQ,
+    crate::dispatch::balance::BALANCE_MS,
+    crate::dispatch::balance::MIGRATION_COST,
+    crate::dispatch::balance::NR_MIGRATE,
+    crate::dispatch::balance::ISOLCPUS,
+    crate::dispatch::balance::NOHZ_FULL,
+    crate::dispatch::balance::TIMER_MIGRATION,
 ];
 
 pub const DEFAULT_SCHED: &str = "cfs";
@@ -191,8 +210,7 @@ impl Settings {
         }
         let (sched_name, workload_name) = (sched_name.unwrap_or(DEFAULT_SCHED), workload_name.unwrap_or(DEFAULT_WORKLOAD));
         let sched = schedulers().find(|s| s.name() == sched_name).ok_or(ArgError::UnknownSched(sched_name))?;
-        let workload =
-            WORKLOADS.iter().find(|w| w.name == workload_name).ok_or(ArgError::UnknownWorkload(workload_name))?;
+        let workload = WORKLOADS.iter().find(|w| w.name == workload_name).ok_or(ArgError::UnknownWorkload(workload_name))?;
         let mut settings = Settings { args, sched, workload, given: [None; MAX_GIVEN] };
         let mut count = 0;
         for word in args.split_ascii_whitespace() {

@@ -5,19 +5,25 @@
 //! Switching follows xv6: a task gives its hart back to that hart's scheduler loop, which
 //! then picks the next task. The leaving task is put back in the run queue only after its
 //! registers are saved (back in the loop), so no other hart can pick it up half-saved.
-//! One spinlock (`KERNEL`) guards the task table and the policy, like xv6's global run queue.
+//! One spinlock (`KERNEL`) guards the task table and the policy. With `rq=perhart` each hart
+//! has its own fair run queue (`balance` places tasks and balances the queues); Linux gives
+//! each queue its own lock as well, which this kernel does not: its critical sections are
+//! short and the harts few, and the book compares scheduling decisions, not lock contention.
+
+pub mod balance;
 
 use crate::arch::{self, swtch};
 use crate::hart::{self, Leave, MAX_HARTS};
-use runqueue_sched_api::Line;
-use crate::lock::SpinLock;
 use crate::latency::Latency;
+use crate::lock::SpinLock;
 use crate::pipe::Pipes;
 use crate::sched::class::Classes;
-use runqueue_sched_api::Enqueue;
-use crate::task::{self, Args, Entry, MAX_TASKS, Params, State, Task, Tid};
+use crate::task::{self, Args, Class, Entry, MAX_TASKS, Params, State, Task, Tid};
 use crate::{power, report, sbi, trace};
+pub use balance::Smp;
 use core::sync::atomic::{AtomicU64, Ordering};
+use runqueue_sched_api::Enqueue;
+use runqueue_sched_api::Line;
 
 /// What the final report says about the run.
 #[derive(Clone, Copy)]
@@ -41,8 +47,12 @@ pub struct Kernel {
     pub latency: Latency,
     /// The task on each hart (0: idle).
     current: [Tid; MAX_HARTS],
+    /// A hart kicked for a waiting task, until it next picks: how firmly that task will hold it
+    /// (`Classes::standing`), so that another wakeup does not count on the same hart.
+    claimed: [Option<(u8, u64)>; MAX_HARTS],
     harts: usize,
     tick_ns: u64,
+    smp: Smp,
     pub run: RunInfo,
     /// Hash of the last `state` each task reported, to emit only changes.
     milestone: [u64; MAX_TASKS],
@@ -58,8 +68,10 @@ pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     pipes: Pipes::new(),
     latency: Latency::NONE,
     current: [0; MAX_HARTS],
+    claimed: [None; MAX_HARTS],
     harts: 1,
     tick_ns: 1_000_000,
+    smp: Smp::ONE,
     run: RunInfo { args: "", sched: "", workload: "", smp: 1, seed: 0 },
     milestone: [0; MAX_TASKS],
     last_now: 0,
@@ -83,11 +95,13 @@ impl Kernel {
     }
 
     /// Installs the policy and the run's parameters; called once, before any task exists.
-    pub fn configure(&mut self, policy: Classes, run: RunInfo, tick_ns: u64) {
-        self.policy = policy;
+    pub fn configure(&mut self, settings: &crate::args::Settings, run: RunInfo, tick_ns: u64, smp: Smp) -> Result<(), crate::args::ArgError> {
+        self.policy.configure(settings, smp.perhart)?;
         self.harts = run.smp;
         self.run = run;
         self.tick_ns = tick_ns;
+        self.smp = smp;
+        Ok(())
     }
 
     /// Creates a runnable task; `Err` says why it cannot exist.
@@ -99,8 +113,11 @@ impl Kernel {
         let every = (1u32 << self.harts) - 1;
         let allowed = if params.harts == 0 { every } else { params.harts & every };
         if allowed == 0 {
-            return Err("a task may run on no hart this run has (check smp=)");
+            return Err("a task may run on no hart this run has (check smp= and affinity=)");
         }
+        // `isolcpus`: only a task pinned to isolated harts alone runs there.
+        let housekeeping = allowed & !self.smp.isolated;
+        let allowed = if housekeeping != 0 { housekeeping } else { allowed };
         self.policy.admit(&params.class)?;
         self.count = tid;
         self.live += 1;
@@ -121,6 +138,10 @@ impl Kernel {
 
     /// A task joins the run queue for the first time: the policy and the trace see it new.
     fn arrive(&mut self, tid: Tid, now: u64) {
+        let multiqueue = self.multiqueue();
+        if multiqueue {
+            self.place_new(tid);
+        }
         self.policy.enqueue(&self.tasks[tid], Enqueue::New, now);
         let (policy, t) = (&self.policy, &self.tasks[tid]);
         trace::event(now, "new", tid, |l| {
@@ -128,14 +149,18 @@ impl Kernel {
             if t.nice != 0 {
                 l.field_int("nice", t.nice as i64);
             }
-            policy.describe(tid, l);
+            if multiqueue {
+                l.field("rq", t.queue as u64);
+            }
+            policy.describe(t, l);
         });
         self.milestone[tid] = self.milestone_hash(tid);
+        self.restart_ticks_for(tid);
     }
 
     fn milestone_hash(&self, tid: Tid) -> u64 {
         let mut line = Line::new();
-        self.policy.milestone(tid, &mut line);
+        self.policy.milestone(&self.tasks[tid], &mut line);
         fnv(line.as_bytes())
     }
 
@@ -147,8 +172,8 @@ impl Kernel {
         let hash = self.milestone_hash(tid);
         if hash != self.milestone[tid] {
             self.milestone[tid] = hash;
-            let policy = &self.policy;
-            trace::event(now, "state", tid, |l| policy.milestone(tid, l));
+            let (policy, t) = (&self.policy, &self.tasks[tid]);
+            trace::event(now, "state", tid, |l| policy.milestone(t, l));
         }
     }
 
@@ -162,11 +187,18 @@ impl Kernel {
         self.policy.charge(&self.tasks[tid], ran, now);
     }
 
-    /// Asks the policy for `hart`'s next task and switches the books to it.
+    /// Asks the policy for `hart`'s next task and switches the books to it. A hart that finds
+    /// its queue empty first tries to pull a task from another (newidle balancing).
     fn pick(&mut self, hart: usize, now: u64) -> Option<Tid> {
-        let Kernel { tasks, policy, .. } = self;
-        let allowed = |t: Tid| t < MAX_TASKS && tasks[t].allowed & (1 << hart) != 0;
-        let tid = policy.pick_next(hart, now, &allowed)?;
+        self.claimed[hart] = None;
+        let tid = match self.ask_policy(hart, now) {
+            Some(tid) => tid,
+            None if self.multiqueue() => {
+                self.balance(hart, balance::Move::NewIdle, now);
+                self.ask_policy(hart, now)?
+            }
+            None => return None,
+        };
         // The policy's answer is checked, never trusted: a lab policy is students' code.
         let why = if tid == 0 || tid > self.count || self.tasks[tid].state != State::Runnable {
             "which is not runnable"
@@ -182,15 +214,22 @@ impl Kernel {
         self.current[hart] = tid;
         let t = &mut self.tasks[tid];
         t.state = State::Running(hart);
+        t.queue = hart;
         t.wait_ns += now.saturating_sub(t.runnable_since);
         t.switches += 1;
         t.switched_in_at = now;
         t.charged_at = now;
         t.stint_ns = 0;
         hart::get(hart).need_resched.store(false, Ordering::Relaxed);
-        let policy = &self.policy;
-        trace::event(now, "in", tid, |l| policy.describe(tid, l));
+        let (policy, t) = (&self.policy, &self.tasks[tid]);
+        trace::event(now, "in", tid, |l| policy.describe(t, l));
         Some(tid)
+    }
+
+    fn ask_policy(&mut self, hart: usize, now: u64) -> Option<Tid> {
+        let Kernel { tasks, policy, .. } = self;
+        let allowed = |t: Tid| t < MAX_TASKS && tasks[t].allowed & (1 << hart) != 0;
+        policy.pick_next(hart, now, &allowed)
     }
 
     /// Books the end of `hart`'s current task's stint, for the reason it gave.
@@ -209,18 +248,32 @@ impl Kernel {
         trace::event(now, "out", tid, |l| {
             l.push(" why=").push(label).field("ran", ran);
         });
+        let timer = self.timer_hart(hart);
         let t = &mut self.tasks[tid];
+        t.last_ran = now;
         match why {
             Leave::Preempted | Leave::Yielded => {
+                if self.multiqueue() {
+                    self.leave_disallowed(tid, hart, now);
+                }
+                let t = &mut self.tasks[tid];
                 t.state = State::Runnable;
                 t.runnable_since = now;
                 let reason = if why == Leave::Preempted { Enqueue::Preempted } else { Enqueue::Yielded };
                 self.policy.enqueue(&self.tasks[tid], reason, now);
+                if self.tasks[tid].class != Class::Fair && self.harts > 1 {
+                    // A real-time or deadline task displaced from this hart goes to another
+                    // at once if it outranks what runs there (Linux's push).
+                    self.kick_for(tid, hart, Some(hart), now);
+                }
             }
             Leave::Sleep(until) => {
-                t.state = State::Sleeping { until, hart };
+                t.state = State::Sleeping { until, hart: timer };
                 self.policy.block(&self.tasks[tid], now);
                 self.program_timer(hart);
+                if timer != hart {
+                    hart::rearm(timer);
+                }
             }
             Leave::Block => {
                 t.state = State::Blocked;
@@ -228,7 +281,7 @@ impl Kernel {
                 self.policy.block(&self.tasks[tid], now);
                 self.note_milestone(tid, now);
                 if woken_meanwhile {
-                    self.wake(tid, now, hart);
+                    self.wake(tid, now, hart, true);
                 }
                 return;
             }
@@ -252,7 +305,12 @@ impl Kernel {
     }
 
     /// Makes a sleeping task runnable and decides whether it should take a hart at once.
-    fn wake(&mut self, tid: Tid, now: u64, local: usize) {
+    /// `sync`: the waker is about to wait itself (pipes), so the wakee may take its hart.
+    fn wake(&mut self, tid: Tid, now: u64, local: usize, sync: bool) {
+        let multiqueue = self.multiqueue() && self.tasks[tid].class == Class::Fair;
+        if multiqueue && !self.tasks[tid].arriving {
+            self.place_wakeup(tid, local, sync, now);
+        }
         let t = &mut self.tasks[tid];
         t.state = State::Runnable;
         t.runnable_since = now;
@@ -260,27 +318,83 @@ impl Kernel {
             self.arrive(tid, now);
         } else {
             self.policy.enqueue(&self.tasks[tid], Enqueue::Wakeup, now);
-            let policy = &self.policy;
-            trace::event(now, "wake", tid, |l| policy.describe(tid, l));
+            let (policy, t) = (&self.policy, &self.tasks[tid]);
+            trace::event(now, "wake", tid, |l| {
+                if multiqueue {
+                    l.field("rq", t.queue as u64);
+                }
+                policy.describe(t, l)
+            });
             self.note_milestone(tid, now);
+            self.restart_ticks_for(tid);
         }
-
-        let allowed = self.tasks[tid].allowed;
-        let order = (local..self.harts).chain(0..local).filter(|h| allowed & (1 << h) != 0);
-        // An idle hart takes it; otherwise the policy may preempt a running task for it.
-        if let Some(h) = order.clone().find(|&h| self.current[h] == 0) {
-            if h != local {
-                hart::kick(h);
-            }
-            return;
-        }
-        for h in order {
+        if multiqueue {
+            // Its own queue's hart runs it: at once if idle, or if it preempts the task there.
+            let h = self.tasks[tid].queue;
             let running = self.current[h];
+            if running == 0 {
+                if h != local {
+                    hart::kick(h);
+                }
+                return;
+            }
             self.charge(running, now);
             if self.policy.wakeup_preempts(&self.tasks[running], &self.tasks[tid]) {
                 hart::kick(h);
+            }
+        } else {
+            self.kick_for(tid, local, None, now);
+        }
+    }
+
+    /// Finds a hart for runnable `tid` among those it may use (but `skip`): an idle one, or
+    /// the one whose running task stands lowest among those it preempts; that hart is
+    /// kicked. Harts are tried from `local` on, so ties go to the nearest. A hart already
+    /// kicked for another task stands as that task does (Linux's `cpupri` counts a task
+    /// pushed to a CPU before it runs there).
+    fn kick_for(&mut self, tid: Tid, local: usize, skip: Option<usize>, now: u64) {
+        let allowed = self.tasks[tid].allowed;
+        let order = (local..self.harts).chain(0..local).filter(|&h| allowed & (1 << h) != 0 && Some(h) != skip);
+        let mine = self.policy.standing(&self.tasks[tid]);
+        if let Some(h) = order.clone().find(|&h| self.current[h] == 0 && self.claimed[h].is_none()) {
+            self.claim(h, local, mine);
+            return;
+        }
+        let mut victim: Option<(usize, (u8, u64))> = None;
+        for h in order {
+            let (standing, preempts) = match self.claimed[h] {
+                Some(claim) => (claim, claim < mine),
+                None if self.current[h] == 0 => continue,
+                None => {
+                    let running = self.current[h];
+                    self.charge(running, now);
+                    (self.policy.standing(&self.tasks[running]), self.policy.wakeup_preempts(&self.tasks[running], &self.tasks[tid]))
+                }
+            };
+            if !preempts {
+                continue;
+            }
+            if standing == (0, 0) && self.claimed[h].is_none() {
+                // A fair task: none stands lower, so the nearest one goes.
+                self.claim(h, local, mine);
                 return;
             }
+            if victim.is_none_or(|(_, s)| standing < s) {
+                victim = Some((h, standing));
+            }
+        }
+        if let Some((h, _)) = victim {
+            self.claim(h, local, mine);
+        }
+    }
+
+    /// Kicks hart `h` for a task that stands at `standing` there.
+    fn claim(&mut self, h: usize, local: usize, standing: (u8, u64)) {
+        if self.harts > 1 {
+            self.claimed[h] = Some(standing);
+        }
+        if h != local || self.current[h] != 0 {
+            hart::kick(h);
         }
     }
 
@@ -290,7 +404,7 @@ impl Kernel {
     pub fn wake_waiter(&mut self, tid: Tid) {
         let now = self.clock();
         match self.tasks[tid].state {
-            State::Blocked => self.wake(tid, now, arch::hart_index()),
+            State::Blocked => self.wake(tid, now, arch::hart_index(), true),
             _ => self.tasks[tid].wake_pending = true,
         }
     }
@@ -300,7 +414,7 @@ impl Kernel {
             if let State::Sleeping { until, .. } = self.tasks[tid].state
                 && until <= now
             {
-                self.wake(tid, now, local);
+                self.wake(tid, now, local, false);
             }
         }
     }
@@ -309,7 +423,7 @@ impl Kernel {
     /// earliest event of the classes above the fair one (`Classes::next_event`).
     #[inline(always)]
     fn program_timer(&mut self, hart: usize) {
-        let mut deadline = hart::get(hart).next_tick_ns.get();
+        let mut deadline = if self.tick_stopped_for(hart) { u64::MAX } else { hart::get(hart).next_tick_ns.get() };
         for t in &self.tasks[1..=self.count] {
             if let State::Sleeping { until, hart: h } = t.state
                 && h == hart
@@ -421,6 +535,9 @@ pub fn scheduler_loop() -> ! {
                 let mut k = KERNEL.lock();
                 let now = k.clock();
                 k.switch_out(index, why, now);
+                if k.multiqueue() {
+                    k.active_balance(index, now);
+                }
             }
             None => {
                 // Nothing to run: wait for a tick, a sleeper's timer or another hart's IPI.
@@ -444,13 +561,16 @@ pub fn on_timer() {
         let mut k = KERNEL.lock();
         let now = k.clock();
         let next = h.next_tick_ns.get();
-        if now >= next {
+        if now >= next && !k.tick_stopped_for(index) {
             let missed = (now - next) / k.tick_ns;
             h.next_tick_ns.set(next + (missed + 1) * k.tick_ns);
             if h.no_preempt.get() {
                 h.ticks_held.set(h.ticks_held.get() + 1);
             }
             preempt = k.tick(index, now);
+            if k.multiqueue() {
+                k.periodic_balance(index, now);
+            }
         } else if k.policy.timed() {
             preempt = k.recheck(index, now);
         }
@@ -459,6 +579,15 @@ pub fn on_timer() {
     }
     if preempt {
         h.need_resched.store(true, Ordering::Relaxed);
+    }
+    preempt_point();
+}
+
+/// An IPI: re-arm the timer if another hart asked (a `nohz_full` hart's tick restarts, or a
+/// sleep timer moved here), then reschedule if asked.
+pub fn on_ipi() {
+    if hart::this().rearm.swap(false, Ordering::Acquire) {
+        KERNEL.lock().program_timer(arch::hart_index());
     }
     preempt_point();
 }
@@ -494,6 +623,23 @@ pub fn now_ns() -> u64 {
 
 pub fn yield_now() {
     leave(Leave::Yielded);
+}
+
+/// Sets the running task's allowed harts (`sched_setaffinity`; a mask with none of this run's
+/// harts is ignored). If its hart is no longer allowed, it leaves it for one that is.
+pub fn set_affinity(mask: u32) {
+    let mut k = KERNEL.lock();
+    let mask = mask & ((1u32 << k.harts) - 1);
+    let tid = hart::this().running.get();
+    if mask == 0 {
+        return;
+    }
+    k.tasks[tid].allowed = mask;
+    let stays = mask & (1 << arch::hart_index()) != 0;
+    drop(k);
+    if !stays {
+        leave(Leave::Preempted);
+    }
 }
 
 /// Blocks the running task until `Kernel::wake_waiter` wakes it. The caller registered the

@@ -2,9 +2,9 @@
 //! fields other harts read or write are atomics, the rest only ever change on their own hart.
 
 use crate::arch::{self, Context};
-use runqueue_sched_api::Line;
 use core::cell::{Cell, UnsafeCell};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use runqueue_sched_api::Line;
 
 pub const MAX_HARTS: usize = 4;
 pub const HART_STACK_SHIFT: usize = 16;
@@ -41,6 +41,8 @@ pub struct Hart {
     pub ticks_held: Cell<u64>,
     /// Another hart (or a wakeup on this one) wants the current task to be preempted.
     pub need_resched: AtomicBool,
+    /// Another hart wants this one to re-arm its timer (`hart::rearm`).
+    pub rearm: AtomicBool,
     /// The firmware's id for this hart (SBI calls take it).
     pub hart_id: AtomicUsize,
     /// Trace lines are formatted here, then handed over whole.
@@ -52,18 +54,19 @@ unsafe impl Sync for Hart {}
 impl Hart {
     const fn new() -> Hart {
         Hart {
-        sched_ctx: UnsafeCell::new(Context::ZERO),
-        noff: Cell::new(0),
-        intena: Cell::new(false),
-        running: Cell::new(0),
-        leave: Cell::new(Leave::Yielded),
-        next_tick_ns: Cell::new(0),
-        no_preempt: Cell::new(false),
-        deferred: Cell::new(false),
-        ticks_held: Cell::new(0),
-        need_resched: AtomicBool::new(false),
-        hart_id: AtomicUsize::new(0),
-        trace_line: UnsafeCell::new(Line::new()),
+            sched_ctx: UnsafeCell::new(Context::ZERO),
+            noff: Cell::new(0),
+            intena: Cell::new(false),
+            running: Cell::new(0),
+            leave: Cell::new(Leave::Yielded),
+            next_tick_ns: Cell::new(0),
+            no_preempt: Cell::new(false),
+            deferred: Cell::new(false),
+            ticks_held: Cell::new(0),
+            need_resched: AtomicBool::new(false),
+            rearm: AtomicBool::new(false),
+            hart_id: AtomicUsize::new(0),
+            trace_line: UnsafeCell::new(Line::new()),
         }
     }
 }
@@ -97,6 +100,14 @@ pub fn pop_off() {
     if n == 0 && h.intena.get() {
         arch::intr_on();
     }
+}
+
+/// Asks hart `index` (another hart) to re-arm its timer: its tick must restart, or a sleep
+/// timer now fires there.
+pub fn rearm(index: usize) {
+    let h = get(index);
+    h.rearm.store(true, Ordering::Release);
+    crate::sbi::send_ipi(h.hart_id.load(Ordering::Relaxed));
 }
 
 /// Asks hart `index` to reschedule, with an IPI when it is another hart.

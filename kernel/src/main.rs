@@ -21,8 +21,8 @@ mod pipe;
 mod power;
 mod report;
 mod sbi;
-mod stack;
 mod sched;
+mod stack;
 mod task;
 mod trace;
 mod trap;
@@ -59,30 +59,30 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     if smp > boot.cpus {
         fail(EXIT_BAD_ARGS, format_args!("error: smp={smp} but the machine has {} hart(s)", boot.cpus));
     }
-    let policy = settings.sched.build(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
+    let smp_settings = dispatch::Smp::new(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
     trace::configure(settings.trace_on(), boot.trace_device);
     let tick_us = settings.int("tick_us") as u64;
     println!(
         "runqueue-kernel: sched={} workload={} smp={smp} tick_us={tick_us} trace={} ram={} MiB",
         settings.sched.name(),
         settings.workload.name,
-        if !settings.trace_on() { "off" } else if boot.trace_device { "device" } else { "uart" },
+        if !settings.trace_on() {
+            "off"
+        } else if boot.trace_device {
+            "device"
+        } else {
+            "uart"
+        },
         boot.mem_bytes >> 20
     );
 
     dispatch::start_workload();
     {
         let mut k = KERNEL.lock();
-        let run = RunInfo {
-            args: settings.args,
-            sched: settings.sched.name(),
-            workload: settings.workload.name,
-            smp,
-            seed: settings.int("seed") as u64,
-        };
-        k.configure(sched::class::Classes::new(policy, &settings), run, tick_us * 1000);
-        let mut spawner = workload::Spawner::new(&mut k, &settings);
-        if let Err(e) = (settings.workload.spawn)(&settings, &mut spawner) {
+        let run = RunInfo { args: settings.args, sched: settings.sched.name(), workload: settings.workload.name, smp, seed: settings.int("seed") as u64 };
+        let configured = k.configure(&settings, run, tick_us * 1000, smp_settings);
+        let spawned = configured.and_then(|_| (settings.workload.spawn)(&settings, &mut workload::Spawner::new(&mut k, &settings)));
+        if let Err(e) = spawned {
             drop(k);
             fail(EXIT_BAD_ARGS, format_args!("error: {e}"));
         }

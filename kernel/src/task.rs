@@ -19,7 +19,10 @@ pub enum State {
     Runnable,
     Running(usize),
     /// Asleep until this time (ns); `hart` is where it fell asleep (whose timer wakes it).
-    Sleeping { until: u64, hart: usize },
+    Sleeping {
+        until: u64,
+        hart: usize,
+    },
     /// Waiting for another task (a pipe); only `Kernel::wake_waiter` makes it runnable.
     Blocked,
     Exited,
@@ -58,6 +61,12 @@ pub struct Task {
     pub arriving: bool,
     /// Bit h set = may run on hart h.
     pub allowed: u32,
+    /// The hart whose run queue holds it, or held it last (`rq=perhart`; with one shared
+    /// queue, the hart it last ran on).
+    pub queue: usize,
+    /// When it last left a hart (0: never ran): a task that ran within
+    /// `sched_migration_cost_ns` is cache-hot, and balancing leaves it where it is.
+    pub last_ran: u64,
     pub state: State,
     pub entry: Entry,
     pub args: Args,
@@ -88,6 +97,8 @@ impl Task {
         wake_pending: false,
         arriving: false,
         allowed: 0,
+        queue: 0,
+        last_ran: 0,
         state: State::Free,
         entry: never,
         args: [0; 6],

@@ -14,7 +14,7 @@ pub extern "C" fn handle() {
         SUPERVISOR_TIMER => dispatch::on_timer(),
         SUPERVISOR_SOFT => {
             arch::clear_soft_interrupt();
-            dispatch::preempt_point();
+            dispatch::on_ipi();
         }
         _ => {
             // A fault after an overflow that returned is the overflow's doing.

@@ -87,7 +87,7 @@ pub fn consistent(events: &[Event]) -> Result<(), Violation> {
             Kind::Exit => {
                 state.insert(e.tid, State::Done);
             }
-            Kind::State | Kind::Mark => {}
+            Kind::State | Kind::Mark | Kind::Migrate => {}
         }
     }
     match state.iter().find(|(_, s)| **s != State::Done) {
@@ -144,7 +144,7 @@ pub fn work_conserving(events: &[Event], harts: u32, slack_ns: u64) -> Result<()
             Kind::Exit => {
                 runnable.remove(&e.tid);
             }
-            Kind::State | Kind::Mark => {}
+            Kind::State | Kind::Mark | Kind::Migrate => {}
         }
     }
     Ok(())
@@ -192,7 +192,7 @@ impl Replay {
                     self.waiting.insert(e.tid, e.time_ns);
                 }
             }
-            Kind::Exit | Kind::State | Kind::Mark => {}
+            Kind::Exit | Kind::State | Kind::Mark | Kind::Migrate => {}
         }
     }
 
@@ -201,25 +201,53 @@ impl Replay {
     }
 }
 
-/// A runnable real-time task (class `fifo` or `rr`) never waits longer than `limit_ns` (one
-/// tick, plus slack) while a fair task runs. Only meaningful without RT throttling and when
-/// every task may run on every hart.
-pub fn rt_preempts_fair(events: &[Event], limit_ns: u64) -> Result<(), Violation> {
+/// A runnable real-time task (class `fifo` or `rr`) never waits longer than `limit_ns` while
+/// a task of lower priority runs on some hart: a fair task (within one tick, plus slack), or
+/// on several harts a real-time task with a lower `prio=` (within an IPI's way, when the
+/// waiting task was pushed there). Only meaningful without RT throttling and when every task
+/// may run on every hart.
+pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violation> {
     let mut r = Replay::default();
+    let mut prio: BTreeMap<u32, i64> = BTreeMap::new();
     for e in by_time(events) {
         for (&rt, &rt_since) in r.waiting.iter().filter(|(t, _)| r.is_rt(**t)) {
-            for (&h, &(fair, since)) in r.running.iter().filter(|(_, (t, _))| !r.is_rt(*t)) {
+            let mine = prio.get(&rt).copied().unwrap_or(0);
+            let lower = |t: u32| !r.is_rt(t) || prio.get(&t).copied().unwrap_or(0) < mine;
+            for (&h, &(other, since)) in r.running.iter().filter(|(_, (t, _))| lower(*t)) {
                 let from = rt_since.max(since);
                 if e.time_ns > from + limit_ns {
+                    let what = if r.is_rt(other) { "lower-priority real-time" } else { "fair" };
                     return Err(Violation {
                         time_ns: from + limit_ns,
                         rule: "real-time task not preempting",
-                        detail: format!("real-time task {rt} runnable since {rt_since} ns while fair task {fair} ran on hart {h}"),
+                        detail: format!("real-time task {rt} runnable since {rt_since} ns while {what} task {other} ran on hart {h}"),
                     });
                 }
             }
         }
+        if e.kind == Kind::New
+            && let Some(p) = e.num("prio")
+        {
+            prio.insert(e.tid, p);
+        }
         r.apply(e);
+    }
+    Ok(())
+}
+
+/// Every task runs only on the harts its mask allows (`affinity=`, `isolcpus=`): `masks`
+/// maps a tid to its mask (bit h = hart h); tasks not in it may run anywhere.
+pub fn affinity_honoured(events: &[Event], masks: &BTreeMap<u32, u32>) -> Result<(), Violation> {
+    for e in events.iter().filter(|e| e.kind == Kind::In) {
+        if let Some(mask) = masks.get(&e.tid)
+            && mask & (1 << e.hart) == 0
+        {
+            return Err(Violation {
+                time_ns: e.time_ns,
+                rule: "affinity broken",
+                detail: format!("task {} ran on hart {} outside its mask {mask:#x}", e.tid, e.hart),
+            });
+        }
     }
     Ok(())
 }
@@ -310,7 +338,9 @@ pub fn dl_within_budget(events: &[Event], runtime_ns: &BTreeMap<u32, u64>, slack
     let mut counted_from: BTreeMap<u32, u64> = BTreeMap::new();
     let mut used: BTreeMap<(u32, i64), u64> = BTreeMap::new();
     for e in by_time(events) {
-        let Some(&budget) = runtime_ns.get(&e.tid) else { continue };
+        let Some(&budget) = runtime_ns.get(&e.tid) else {
+            continue;
+        };
         if let (Some(from), Some(&dl)) = (counted_from.get(&e.tid).copied(), deadline.get(&e.tid)) {
             let total = used.entry((e.tid, dl)).or_insert(0);
             *total += e.time_ns - from;
@@ -373,10 +403,30 @@ mod tests {
     fn a_real_time_task_left_waiting_is_caught() {
         let prompt = "T 0 0 new 1 name=f class=fair\nT 0 0 in 1\nT 500 0 new 2 name=r class=fifo\n\
             T 600 0 out 1 why=preempt ran=600\nT 600 0 in 2\nT 700 0 out 2 why=exit ran=100\nT 700 0 exit 2\n";
-        assert_eq!(rt_preempts_fair(&parse(prompt).unwrap(), 200), Ok(()));
+        assert_eq!(rt_preempts_lower(&parse(prompt).unwrap(), 200), Ok(()));
         let late = prompt.replace("T 600 0 out 1", "T 900 0 out 1").replace("T 600 0 in 2", "T 900 0 in 2").replace("T 700", "T 1000");
-        let v = rt_preempts_fair(&parse(&late).unwrap(), 200).unwrap_err();
+        let v = rt_preempts_lower(&parse(&late).unwrap(), 200).unwrap_err();
         assert_eq!((v.rule, v.time_ns), ("real-time task not preempting", 700));
+    }
+
+    #[test]
+    fn a_real_time_task_behind_a_lower_one_on_another_hart_is_caught() {
+        // Task 3 (prio 50) waits on hart 0 behind task 1 (prio 60) while hart 1 runs task 2
+        // (prio 10) until 900.
+        let events = "T 0 0 new 1 class=fifo prio=60\nT 0 0 new 2 class=fifo prio=10\nT 0 0 in 1\nT 0 1 in 2\n\
+            T 100 0 new 3 class=fifo prio=50\nT 900 1 out 2 why=preempt ran=900\nT 900 1 in 3\n";
+        let v = rt_preempts_lower(&parse(events).unwrap(), 200).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("real-time task not preempting", 300));
+        // Behind an equal or higher priority, it waits rightly.
+        assert_eq!(rt_preempts_lower(&parse(&events.replace("prio=10", "prio=50")).unwrap(), 200), Ok(()));
+    }
+
+    #[test]
+    fn a_task_outside_its_mask_is_caught() {
+        let masks: BTreeMap<u32, u32> = [(1, 0b10)].into_iter().collect();
+        assert_eq!(affinity_honoured(&parse("T 0 1 in 1\nT 5 0 in 2\n").unwrap(), &masks), Ok(()));
+        let v = affinity_honoured(&parse("T 0 1 in 1\nT 5 0 in 1\n").unwrap(), &masks).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("affinity broken", 5));
     }
 
     #[test]

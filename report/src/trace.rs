@@ -13,6 +13,7 @@ pub enum Kind {
     Exit,
     State,
     Mark,
+    Migrate,
 }
 
 impl Kind {
@@ -25,6 +26,7 @@ impl Kind {
             "exit" => Kind::Exit,
             "state" => Kind::State,
             "mark" => Kind::Mark,
+            "migrate" => Kind::Migrate,
             _ => return None,
         })
     }
@@ -38,6 +40,7 @@ impl Kind {
             Kind::Exit => "exit",
             Kind::State => "state",
             Kind::Mark => "mark",
+            Kind::Migrate => "migrate",
         }
     }
 }

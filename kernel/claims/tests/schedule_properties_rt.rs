@@ -14,7 +14,14 @@ const TICK_SLACK_NS: u64 = 1_100_000;
 fn new_workloads_give_sound_traces_under_every_policy() {
     let mut failures = Vec::new();
     for sched in ["fifo", "rr", "cfs", "bvt", "eevdf", "sjf", "mlfq"] {
-        for (workload, smp) in [("hackbench", 1), ("hackbench", 2), ("cyclictest wl.loops=300", 1), ("cyclictest wl.loops=300 wl.isolate=1", 2), ("cyclictest wl.loops=300 wl.load_type=hackbench wl.load=4", 1), ("cyclictest wl.loops=300 wl.load_type=hackbench wl.load=4 wl.hold_us=100", 2)] {
+        for (workload, smp) in [
+            ("hackbench", 1),
+            ("hackbench", 2),
+            ("cyclictest wl.loops=300", 1),
+            ("cyclictest wl.loops=300 wl.isolate=1", 2),
+            ("cyclictest wl.loops=300 wl.load_type=hackbench wl.load=4", 1),
+            ("cyclictest wl.loops=300 wl.load_type=hackbench wl.load=4 wl.hold_us=100", 2),
+        ] {
             let append = format!("sched={sched} workload={workload} smp={smp}");
             let run = kernel(&append);
             if let Err(v) = props::consistent(&run.events) {
@@ -49,7 +56,7 @@ fn real_time_tasks_preempt_fair_ones_within_a_tick() {
             props::consistent(&run.events).unwrap_or_else(|v| panic!("{append}: {v}"));
             let rt_runs = run.events.iter().filter(|e| e.get("class").is_some_and(|c| c == "fifo" || c == "rr")).count();
             assert!(rt_runs > 0, "{append}: no real-time task was created");
-            props::rt_preempts_fair(&run.events, TICK_SLACK_NS).unwrap_or_else(|v| panic!("{append}: {v}"));
+            props::rt_preempts_lower(&run.events, TICK_SLACK_NS).unwrap_or_else(|v| panic!("{append}: {v}"));
         }
     }
 }
@@ -138,10 +145,15 @@ fn throttled_deadline_tasks_restart_at_their_replenishment() {
         let mut restarts = 0;
         for (i, e) in events.iter().enumerate() {
             let throttled = e.kind == Kind::State && dl_tasks.contains_key(&e.tid) && e.num("left").is_some_and(|l| l <= 0);
-            let Some(replenish) = e.num("dl").filter(|_| throttled).map(|d| d as u64) else { continue };
+            let Some(replenish) = e.num("dl").filter(|_| throttled).map(|d| d as u64) else {
+                continue;
+            };
             let later = &events[i + 1..];
-            let Some(back) = later.iter().find(|x| x.tid == e.tid && matches!(x.kind, Kind::In | Kind::Wake)) else { continue };
-            let contended = later.iter().take_while(|x| x.time_ns < back.time_ns).any(|x| x.kind == Kind::In && x.tid != e.tid && dl_tasks.contains_key(&x.tid));
+            let Some(back) = later.iter().find(|x| x.tid == e.tid && matches!(x.kind, Kind::In | Kind::Wake)) else {
+                continue;
+            };
+            let contended =
+                later.iter().take_while(|x| x.time_ns < back.time_ns).any(|x| x.kind == Kind::In && x.tid != e.tid && dl_tasks.contains_key(&x.tid));
             if contended || back.kind == Kind::Wake {
                 continue;
             }

@@ -1,5 +1,5 @@
-//! BVT, borrowed virtual time (Duda and Cheriton, SOSP '99), on one run queue shared by all
-//! harts. Each task has an actual virtual time A (advancing by CPU time / weight, like CFS's
+//! BVT, borrowed virtual time (Duda and Cheriton, SOSP '99), one instance per run queue (each
+//! hart's, or the one all harts share). Each task has an actual virtual time A (advancing by CPU time / weight, like CFS's
 //! vruntime) and an effective virtual time E = A - W while it is warped; the runnable task
 //! with the smallest E runs. A switch happens only when the other task's E is smaller by the
 //! context-switch allowance C (in virtual time of the running task), so two tasks do not
@@ -14,7 +14,7 @@
 //! is plain CFS placement. No rule moves a task backwards.
 
 use crate::{Where, cfs::weight_of};
-use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 const PLACEMENTS: &[&str] = &["epsilon", "fixed", "cfs"];
@@ -49,12 +49,48 @@ pub const SPEC: SchedSpec<Bvt> = SchedSpec {
     name: "bvt",
     help: "BVT (Duda and Cheriton): run the task with the least effective virtual time; warped tasks borrow W",
     tunables: &[
-        Tunable { name: "bvt.placement", kind: Kind::Choice(PLACEMENTS), default: "epsilon", unit: "", help: "wakeup placement: epsilon = just after the smallest A (seed 002's patch), fixed = just after CFS's compensated point (its fix), cfs = CFS's sleeper credit" },
-        Tunable { name: "bvt.epsilon_ns", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "100000", unit: "ns", help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed" },
-        Tunable { name: "bvt.latency_ns", kind: Kind::Int { min: 100_000, max: 1_000_000_000 }, default: "6000000", unit: "ns", help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements" },
-        Tunable { name: "bvt.csa_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "1000", unit: "us", help: "context-switch allowance C: switch only when another task's E is this much smaller" },
-        Tunable { name: "bvt.warp_limit_us", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "0", unit: "us", help: "warp time limit L: CPU time a task may run warped (0 = no limit)" },
-        Tunable { name: "bvt.unwarp_us", kind: Kind::Int { min: 0, max: 100_000_000 }, default: "0", unit: "us", help: "unwarp time requirement U: time a task must run unwarped before it warps again" },
+        Tunable {
+            name: "bvt.placement",
+            kind: Kind::Choice(PLACEMENTS),
+            default: "epsilon",
+            unit: "",
+            help: "wakeup placement: epsilon = just after the smallest A (seed 002's patch), fixed = just after CFS's compensated point (its fix), cfs = CFS's sleeper credit",
+        },
+        Tunable {
+            name: "bvt.epsilon_ns",
+            kind: Kind::Int { min: 0, max: 100_000_000 },
+            default: "100000",
+            unit: "ns",
+            help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed",
+        },
+        Tunable {
+            name: "bvt.latency_ns",
+            kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
+            default: "6000000",
+            unit: "ns",
+            help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements",
+        },
+        Tunable {
+            name: "bvt.csa_us",
+            kind: Kind::Int { min: 0, max: 1_000_000 },
+            default: "1000",
+            unit: "us",
+            help: "context-switch allowance C: switch only when another task's E is this much smaller",
+        },
+        Tunable {
+            name: "bvt.warp_limit_us",
+            kind: Kind::Int { min: 0, max: 100_000_000 },
+            default: "0",
+            unit: "us",
+            help: "warp time limit L: CPU time a task may run warped (0 = no limit)",
+        },
+        Tunable {
+            name: "bvt.unwarp_us",
+            kind: Kind::Int { min: 0, max: 100_000_000 },
+            default: "0",
+            unit: "us",
+            help: "unwarp time requirement U: time a task must run unwarped before it warps again",
+        },
     ],
     build: |s: &dyn Settings| {
         let place: Placement = match s.int("bvt.placement") {
@@ -130,9 +166,7 @@ impl Bvt {
 
     /// The queued task with the smallest (E, seq) that `ok` accepts.
     fn first(&self, ok: &dyn Fn(Tid) -> bool) -> Option<Tid> {
-        (1..MAX_TASKS)
-            .filter(|&t| self.entity[t].place == Where::Queued && ok(t))
-            .min_by_key(|&t| (self.entity[t].evt(), self.entity[t].seq))
+        (1..MAX_TASKS).filter(|&t| self.entity[t].place == Where::Queued && ok(t)).min_by_key(|&t| (self.entity[t].evt(), self.entity[t].seq))
     }
 
     /// A task warps again when it wakes, once it has been unwarped for U.
@@ -216,5 +250,31 @@ impl Scheduler for Bvt {
     fn milestone(&self, tid: Tid, out: &mut Fields) {
         let e = &self.entity[tid];
         out.field("avt", e.avt).field_int("evt", e.evt()).field("warp", if e.warped { e.warp } else { 0 });
+    }
+
+    /// A move keeps A relative to the queue's SVT (as CFS does with min_vruntime) and the
+    /// warp's state.
+    fn detach(&mut self, task: &Task, _queued: bool, _now: u64) -> Option<Carry> {
+        let e = self.entity[task.tid];
+        self.entity[task.tid].place = Where::Off;
+        self.update_svt();
+        let rel = e.avt as i64 - self.svt as i64;
+        Some(Carry([rel, e.weight as i64, e.warp as i64, e.warped as i64, e.warped_run as i64, e.unwarped_at as i64]))
+    }
+
+    fn attach(&mut self, task: &Task, carry: Carry, queued: bool, _now: u64) {
+        let [rel, weight, warp, warped, warped_run, unwarped_at] = carry.0;
+        self.seq += 1;
+        self.entity[task.tid] = Entity {
+            avt: (self.svt as i64 + rel).max(0) as u64,
+            weight: weight as u64,
+            warp: warp as u64,
+            warped: warped != 0,
+            warped_run: warped_run as u64,
+            unwarped_at: unwarped_at as u64,
+            place: if queued { Where::Queued } else { Where::Off },
+            seq: self.seq,
+        };
+        self.update_svt();
     }
 }

@@ -1,5 +1,6 @@
-//! CFS, the Linux fair scheduler as it was from 2.6.23 to 6.5 (before EEVDF), reduced to
-//! one run queue shared by all harts. Follows `kernel/sched/fair.c` of that era:
+//! CFS, the Linux fair scheduler as it was from 2.6.23 to 6.5 (before EEVDF), one instance
+//! per run queue (each hart's, or the one all harts share). Follows `kernel/sched/fair.c` of
+//! that era:
 //! `update_curr` (vruntime += delta * NICE_0_LOAD / weight), `sched_slice` /
 //! `__sched_period`, `place_entity` (START_DEBIT, FAIR_SLEEPERS, GENTLE_FAIR_SLEEPERS),
 //! `check_preempt_tick`, `check_preempt_wakeup` / `wakeup_preempt_entity` (WAKEUP_PREEMPT),
@@ -9,14 +10,14 @@
 //! scaled by 1 + log2(ncpus) as Linux does, so a run on 4 harts keeps the same numbers.
 
 use crate::Where;
-use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 
 /// `sched_prio_to_weight`: nice -20 ..= 19; each step is about 10 % of CPU share.
 const WEIGHTS: [u64; 40] = [
-    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501,
-    1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423,
+    335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
 ];
 
 pub fn weight_of(nice: i32) -> u64 {
@@ -33,10 +34,34 @@ pub const SPEC: SchedSpec<Cfs> = SchedSpec {
     name: "cfs",
     help: "Linux CFS (2.6.23-6.5): run the task with the least weighted virtual runtime",
     tunables: &[
-        Tunable { name: "cfs.latency_ns", kind: Kind::Int { min: 100_000, max: 1_000_000_000 }, default: "6000000", unit: "ns", help: "sched_latency: the period in which every runnable task should run once" },
-        Tunable { name: "cfs.min_granularity_ns", kind: Kind::Int { min: 10_000, max: 1_000_000_000 }, default: "750000", unit: "ns", help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this" },
-        Tunable { name: "cfs.wakeup_granularity_ns", kind: Kind::Int { min: 0, max: 1_000_000_000 }, default: "1000000", unit: "ns", help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt" },
-        Tunable { name: "cfs.features", kind: Kind::Features(FEATURES), default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT", unit: "", help: "sched_features: NAME turns one on, NO_NAME off" },
+        Tunable {
+            name: "cfs.latency_ns",
+            kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
+            default: "6000000",
+            unit: "ns",
+            help: "sched_latency: the period in which every runnable task should run once",
+        },
+        Tunable {
+            name: "cfs.min_granularity_ns",
+            kind: Kind::Int { min: 10_000, max: 1_000_000_000 },
+            default: "750000",
+            unit: "ns",
+            help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this",
+        },
+        Tunable {
+            name: "cfs.wakeup_granularity_ns",
+            kind: Kind::Int { min: 0, max: 1_000_000_000 },
+            default: "1000000",
+            unit: "ns",
+            help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt",
+        },
+        Tunable {
+            name: "cfs.features",
+            kind: Kind::Features(FEATURES),
+            default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT",
+            unit: "",
+            help: "sched_features: NAME turns one on, NO_NAME off",
+        },
     ],
     build: |s: &dyn Settings| {
         Ok(Cfs {
@@ -187,7 +212,9 @@ impl Scheduler for Cfs {
 
     /// `check_preempt_tick`.
     fn tick(&mut self, current: &Task, _now: u64) -> bool {
-        let Some(left) = self.leftmost(&|_| true, None) else { return false };
+        let Some(left) = self.leftmost(&|_| true, None) else {
+            return false;
+        };
         let ideal = self.slice(current.tid);
         if current.stint_ns > ideal {
             return true;
@@ -220,5 +247,27 @@ impl Scheduler for Cfs {
 
     fn describe(&self, tid: Tid, out: &mut Fields) {
         out.field("vr", self.entity[tid].vruntime).field("min", self.min_vruntime);
+    }
+
+    /// `migrate_task_rq_fair`: the vruntime goes relative to this queue's min_vruntime...
+    fn detach(&mut self, task: &Task, _queued: bool, _now: u64) -> Option<Carry> {
+        let e = &mut self.entity[task.tid];
+        e.place = Where::Off;
+        let carry = Carry([e.vruntime as i64 - self.min_vruntime as i64, e.weight as i64, 0, 0, 0, 0]);
+        if self.skip == Some(task.tid) {
+            self.skip = None;
+        }
+        self.update_min_vruntime();
+        Some(carry)
+    }
+
+    /// ...and back to absolute against the new queue's.
+    fn attach(&mut self, task: &Task, carry: Carry, queued: bool, _now: u64) {
+        let [rel, weight, ..] = carry.0;
+        self.seq += 1;
+        let place = if queued { Where::Queued } else { Where::Off };
+        let vruntime = (self.min_vruntime as i64 + rel).max(0) as u64;
+        self.entity[task.tid] = Entity { vruntime, weight: weight as u64, place, seq: self.seq };
+        self.update_min_vruntime();
     }
 }

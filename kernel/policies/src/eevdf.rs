@@ -1,5 +1,5 @@
 //! EEVDF as Linux 6.6 has it (`kernel/sched/fair.c` after commit 147f3efaa241, and
-//! `Documentation/scheduler/sched-eevdf.rst`), on one run queue shared by all harts.
+//! `Documentation/scheduler/sched-eevdf.rst`), one instance per run queue.
 //! Each task has a vruntime v (CPU time / weight, like CFS) and a virtual deadline
 //! `vd = v + slice / weight`. The queue's average vruntime `V = sum(w v) / sum(w)` over the
 //! runnable tasks (running ones included) defines lag `V - v`: a task is eligible when its lag
@@ -12,7 +12,7 @@
 //! if it is eligible and its deadline is earlier than the running task's.
 
 use crate::{Where, cfs::weight_of};
-use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 /// A tick, for the lag clamp (TICK_NSEC at the default `tick_us`).
@@ -21,10 +21,14 @@ const TICK_NS: u64 = 1_000_000;
 pub const SPEC: SchedSpec<Eevdf> = SchedSpec {
     name: "eevdf",
     help: "Linux EEVDF (6.6): among tasks owed CPU time (lag >= 0), run the earliest virtual deadline",
-    tunables: &[Tunable { name: "eevdf.base_slice_ns", kind: Kind::Int { min: 100_000, max: 1_000_000_000 }, default: "750000", unit: "ns", help: "sysctl_sched_base_slice: the request size r, a task's virtual deadline is v + r/w" }],
-    build: |s: &dyn Settings| {
-        Ok(Eevdf { slice: s.int("eevdf.base_slice_ns") as u64, entity: [Entity::NONE; MAX_TASKS], seq: 0 })
-    },
+    tunables: &[Tunable {
+        name: "eevdf.base_slice_ns",
+        kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
+        default: "750000",
+        unit: "ns",
+        help: "sysctl_sched_base_slice: the request size r, a task's virtual deadline is v + r/w",
+    }],
+    build: |s: &dyn Settings| Ok(Eevdf { slice: s.int("eevdf.base_slice_ns") as u64, entity: [Entity::NONE; MAX_TASKS], seq: 0 }),
 };
 
 #[derive(Clone, Copy)]
@@ -142,7 +146,9 @@ impl Scheduler for Eevdf {
     /// The running task keeps the CPU for its slice (RUN_TO_PARITY): it is preempted once it
     /// has had a new deadline set since it was picked and a better task waits.
     fn tick(&mut self, current: &Task, _now: u64) -> bool {
-        let Some(best) = self.best(&|_| true) else { return false };
+        let Some(best) = self.best(&|_| true) else {
+            return false;
+        };
         let (cur, other) = (&self.entity[current.tid], &self.entity[best]);
         current.stint_ns >= self.slice && (!self.eligible(current.tid) || other.deadline < cur.deadline)
     }
@@ -164,5 +170,28 @@ impl Scheduler for Eevdf {
         let e = &self.entity[tid];
         let lag = self.average().map_or(0, |(avg, _)| avg as i64 - e.vruntime as i64);
         out.field("vr", e.vruntime).field("vd", e.deadline).field_int("lag", lag);
+    }
+
+    /// Linux 6.6 keeps a task's lag on every dequeue (`update_entity_lag`), a move included,
+    /// and places it with that lag on the new queue: only the lag travels.
+    fn detach(&mut self, task: &Task, queued: bool, _now: u64) -> Option<Carry> {
+        if queued {
+            self.keep_lag(task.tid);
+            self.entity[task.tid].place = Where::Off;
+        }
+        let e = &self.entity[task.tid];
+        Some(Carry([e.vlag, e.weight as i64, 0, 0, 0, 0]))
+    }
+
+    fn attach(&mut self, task: &Task, carry: Carry, queued: bool, _now: u64) {
+        let [vlag, weight, ..] = carry.0;
+        self.entity[task.tid] = Entity { weight: weight as u64, vlag, ..Entity::NONE };
+        if queued {
+            self.place(task.tid, false);
+            self.seq += 1;
+            let e = &mut self.entity[task.tid];
+            e.place = Where::Queued;
+            e.seq = self.seq;
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! FIFO (first come, first served), cooperative: a task runs until it yields, sleeps or
 //! exits; ticks never preempt it. Follows ArceOS's `FifoScheduler` and OSTEP ch. 7.
 
-use runqueue_sched_api::{Enqueue, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue};
+use runqueue_sched_api::{Carry, Enqueue, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue};
 
 pub const SPEC: SchedSpec<Fifo> = SchedSpec {
     name: "fifo",
@@ -31,5 +31,18 @@ impl Scheduler for Fifo {
 
     fn tick(&mut self, _current: &Task, _now: u64) -> bool {
         false
+    }
+
+    fn detach(&mut self, task: &Task, queued: bool, _now: u64) -> Option<Carry> {
+        if queued {
+            self.queue.take_first(&|t| t == task.tid);
+        }
+        Some(Carry::default())
+    }
+
+    fn attach(&mut self, task: &Task, _carry: Carry, queued: bool, _now: u64) {
+        if queued {
+            self.queue.push_back(task.tid);
+        }
     }
 }

@@ -10,7 +10,7 @@
 //! Defaults follow the ArceOS student scheduler: 8 levels, level 0 gets one 1-tick quantum,
 //! quanta double per level; the allotment is one quantum of the level (OSTEP's `-a 1`).
 
-use runqueue_sched_api::{Enqueue, Fields, IntList, Invalid, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, IntList, Invalid, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
 
 const MAX_LEVELS: usize = 16;
 
@@ -19,9 +19,27 @@ pub const SPEC: SchedSpec<Mlfq> = SchedSpec {
     help: "multi-level feedback queue (OSTEP rules 1-5): short and interactive tasks stay on top",
     tunables: &[
         Tunable { name: "mlfq.levels", kind: Kind::Int { min: 1, max: MAX_LEVELS as i64 }, default: "8", unit: "", help: "number of priority levels" },
-        Tunable { name: "mlfq.quantum_ms", kind: Kind::List { min: 1, max: 10_000 }, default: "1", unit: "ms", help: "quantum per level: one value doubles at each level down, or one value per level" },
-        Tunable { name: "mlfq.allotment_ms", kind: Kind::List { min: 1, max: 100_000 }, default: "1", unit: "ms", help: "CPU time a task may use at a level before moving down: one value doubling per level, or one per level" },
-        Tunable { name: "mlfq.boost_ms", kind: Kind::Int { min: 0, max: 100_000 }, default: "1000", unit: "ms", help: "period of the priority boost to level 0 (0: never)" },
+        Tunable {
+            name: "mlfq.quantum_ms",
+            kind: Kind::List { min: 1, max: 10_000 },
+            default: "1",
+            unit: "ms",
+            help: "quantum per level: one value doubles at each level down, or one value per level",
+        },
+        Tunable {
+            name: "mlfq.allotment_ms",
+            kind: Kind::List { min: 1, max: 100_000 },
+            default: "1",
+            unit: "ms",
+            help: "CPU time a task may use at a level before moving down: one value doubling per level, or one per level",
+        },
+        Tunable {
+            name: "mlfq.boost_ms",
+            kind: Kind::Int { min: 0, max: 100_000 },
+            default: "1000",
+            unit: "ms",
+            help: "period of the priority boost to level 0 (0: never)",
+        },
     ],
     build,
 };
@@ -33,7 +51,9 @@ fn per_level(s: &dyn Settings, name: &'static str, levels: usize) -> Result<[u64
     match list.len {
         1 => (0..levels).for_each(|l| out[l] = (list.items[0] as u64) << l.min(20)),
         n if n == levels => (0..levels).for_each(|l| out[l] = list.items[l] as u64),
-        _ => return Err(Invalid(name, "give one value (doubled per level) or exactly mlfq.levels values")),
+        _ => {
+            return Err(Invalid(name, "give one value (doubled per level) or exactly mlfq.levels values"));
+        }
     }
     out.iter_mut().for_each(|v| *v *= 1_000_000);
     Ok(out)
@@ -133,5 +153,26 @@ impl Scheduler for Mlfq {
 
     fn milestone(&self, tid: Tid, out: &mut Fields) {
         out.field("lvl", self.state[tid].level as u64);
+    }
+
+    /// A move keeps the task's level and what it used there; each hart boosts its own queue.
+    fn detach(&mut self, task: &Task, queued: bool, _now: u64) -> Option<Carry> {
+        let s = self.state[task.tid];
+        if queued {
+            self.queues[s.level].take_first(&|t| t == task.tid);
+        }
+        Some(Carry([s.level as i64, s.used as i64, s.turn as i64, s.demoted as i64, 0, 0]))
+    }
+
+    fn attach(&mut self, task: &Task, carry: Carry, queued: bool, now: u64) {
+        let [level, used, turn, demoted, ..] = carry.0;
+        let level = (level as usize).min(self.levels - 1);
+        self.state[task.tid] = Level { level, used: used as u64, turn: turn as u64, demoted: demoted != 0 };
+        if self.next_boost.is_none() && self.boost_every > 0 {
+            self.next_boost = Some(now + self.boost_every);
+        }
+        if queued {
+            self.queues[level].push_back(task.tid);
+        }
     }
 }

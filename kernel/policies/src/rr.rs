@@ -3,7 +3,7 @@
 //! ticks, 5 by default) and POSIX SCHED_RR. The slice is measured in CPU time but only
 //! checked at ticks, so with the default 1 ms tick a 5 ms slice is 5 ticks.
 
-use runqueue_sched_api::{Enqueue, Kind, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Kind, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
 
 pub const SPEC: SchedSpec<RoundRobin> = SchedSpec {
     name: "rr",
@@ -36,5 +36,18 @@ impl Scheduler for RoundRobin {
     /// new stint always follows a full slice, a yield or a sleep.
     fn tick(&mut self, current: &Task, _now: u64) -> bool {
         current.stint_ns >= self.slice_ns && !self.queue.is_empty()
+    }
+
+    fn detach(&mut self, task: &Task, queued: bool, _now: u64) -> Option<Carry> {
+        if queued {
+            self.queue.take_first(&|t| t == task.tid);
+        }
+        Some(Carry::default())
+    }
+
+    fn attach(&mut self, task: &Task, _carry: Carry, queued: bool, _now: u64) {
+        if queued {
+            self.queue.push_back(task.tid);
+        }
     }
 }

@@ -5,15 +5,27 @@
 //! between a switch-in and the next yield or sleep; preemption does not end it. Defaults
 //! follow the ArceOS student scheduler: a = 1/16, tau_0 = 0 (new tasks look shortest).
 
-use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 pub const SPEC: SchedSpec<Sjf> = SchedSpec {
     name: "sjf",
     help: "shortest (predicted) job first; sjf.preempt=1 makes it shortest remaining time first",
     tunables: &[
         Tunable { name: "sjf.preempt", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "0: non-preemptive SJF; 1: preemptive SRTF" },
-        Tunable { name: "sjf.alpha", kind: Kind::Fraction, default: "1/16", unit: "", help: "weight a of the last burst in the prediction tau' = a*t + (1-a)*tau" },
-        Tunable { name: "sjf.tau0_ns", kind: Kind::Int { min: 0, max: 10_000_000_000 }, default: "0", unit: "ns", help: "prediction for a task that has not run yet" },
+        Tunable {
+            name: "sjf.alpha",
+            kind: Kind::Fraction,
+            default: "1/16",
+            unit: "",
+            help: "weight a of the last burst in the prediction tau' = a*t + (1-a)*tau",
+        },
+        Tunable {
+            name: "sjf.tau0_ns",
+            kind: Kind::Int { min: 0, max: 10_000_000_000 },
+            default: "0",
+            unit: "ns",
+            help: "prediction for a task that has not run yet",
+        },
     ],
     build: |s: &dyn Settings| {
         let tau0 = s.int("sjf.tau0_ns") as u64;
@@ -65,9 +77,7 @@ impl Scheduler for Sjf {
     }
 
     fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
-        let pick = (1..MAX_TASKS)
-            .filter(|&t| self.job[t].queued && allowed(t))
-            .min_by_key(|&t| (self.job[t].predicted, self.job[t].seq))?;
+        let pick = (1..MAX_TASKS).filter(|&t| self.job[t].queued && allowed(t)).min_by_key(|&t| (self.job[t].predicted, self.job[t].seq))?;
         self.job[pick].queued = false;
         Some(pick)
     }
@@ -95,5 +105,18 @@ impl Scheduler for Sjf {
 
     fn milestone(&self, tid: Tid, out: &mut Fields) {
         out.field("pred", self.job[tid].predicted);
+    }
+
+    /// A move keeps the prediction and the burst in progress.
+    fn detach(&mut self, task: &Task, _queued: bool, _now: u64) -> Option<Carry> {
+        let j = &mut self.job[task.tid];
+        j.queued = false;
+        Some(Carry([j.predicted as i64, j.burst as i64, 0, 0, 0, 0]))
+    }
+
+    fn attach(&mut self, task: &Task, carry: Carry, queued: bool, _now: u64) {
+        let [predicted, burst, ..] = carry.0;
+        self.seq += 1;
+        self.job[task.tid] = Job { predicted: predicted as u64, burst: burst as u64, queued, seq: self.seq };
     }
 }

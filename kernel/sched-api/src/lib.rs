@@ -35,7 +35,11 @@ pub enum Class {
     Fifo(u8),
     Rr(u8),
     /// SCHED_DEADLINE: runtime <= deadline <= period, in ns.
-    Deadline { runtime: u64, deadline: u64, period: u64 },
+    Deadline {
+        runtime: u64,
+        deadline: u64,
+        period: u64,
+    },
 }
 
 impl Class {
@@ -110,7 +114,24 @@ pub trait Scheduler {
     fn describe(&self, _tid: Tid, _out: &mut Fields) {}
     /// The discrete state a `state` event reports when it changes (e.g. ` lvl=2`).
     fn milestone(&self, _tid: Tid, _out: &mut Fields) {}
+    /// Takes `task` out of this hart's queue to move it to another hart's (`rq=perhart`): out of
+    /// the queue if `queued`, and in any case returns the per-task figures it takes along.
+    /// `None` (the default) says this policy cannot move tasks: they stay on the hart they were
+    /// first placed on.
+    fn detach(&mut self, _task: &Task, _queued: bool, _now: u64) -> Option<Carry> {
+        None
+    }
+    /// Installs a task `detach`ed from another hart's instance of this policy, queued if it was.
+    fn attach(&mut self, _task: &Task, _carry: Carry, _queued: bool, _now: u64) {}
 }
+
+/// What a task takes along when it moves to another hart's run queue, in the policy's own
+/// units. With one run queue per hart each hart has its own instance of the policy, and a
+/// task's figures live in the instance of the queue it was last on; Linux keeps them in the
+/// task's `sched_entity` and renormalises them on the move (`migrate_task_rq_fair`: CFS's
+/// vruntime relative to the old queue's `min_vruntime`, EEVDF's lag).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Carry(pub [i64; 6]);
 
 /// A policy the command line can choose: its name, one-line help, tunables and constructor.
 /// Each policy file defines one for its own type; the crate that holds it wraps `build`.

@@ -4,18 +4,28 @@
 //! highest class with a runnable task, and preempts a task when a higher class has work for
 //! its hart.
 //!
+//! The fair policy has one instance per hart's run queue (`rq=perhart`, as Linux has a
+//! `cfs_rq` per CPU) or one shared by all harts (`rq=global`, as xv6 and ArceOS have); a task
+//! belongs to the instance of its `Task::queue`. The real-time and deadline classes keep one
+//! queue for all harts: what Linux's push and pull of RT and deadline tasks between CPUs
+//! approximate, and the core kicks the right hart (`dispatch`) so that no priority inversion
+//! between harts lasts longer than an IPI.
+//!
 //! This is also where the core meets the policy's code: each call hands the policy a view of
 //! the task (`Task::view`), and what the policy writes into a trace event is checked.
 
 use super::Policy;
 use super::deadline::Deadline;
 use super::rt::Rt;
-use crate::args::Settings;
+use crate::args::{ArgError, Settings};
+use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Task, Tid};
 use runqueue_sched_api::{self as api, Enqueue, Fields, Line, Scheduler};
 
 pub struct Classes {
-    fair: Policy,
+    /// The fair policy's instances: one per hart, or only the first (`rq=global`).
+    fair: [Policy; MAX_HARTS],
+    perhart: bool,
     rt: Rt,
     dl: Deadline,
     /// Each task's class rank (`Class::rank`), recorded when it is created.
@@ -27,13 +37,32 @@ pub struct Classes {
 
 impl Classes {
     /// Before the command line is read: no tasks exist yet.
-    pub const EMPTY: Classes = Classes { fair: Policy::IDLE, rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3] };
+    pub const EMPTY: Classes =
+        Classes { fair: [const { Policy::IDLE }; MAX_HARTS], perhart: false, rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3] };
 
-    pub fn new(fair: Policy, s: &Settings) -> Classes {
+    /// Sets the classes up in place (they are too big for a stack to hold copies), with the
+    /// fair policy `sched=` chose, one instance per run queue.
+    pub fn configure(&mut self, s: &Settings, perhart: bool) -> Result<(), ArgError> {
         // Deadline tasks may reserve the RT share of every hart (all of it without throttling).
         let (runtime, period) = (s.int("rt.runtime_us"), s.int("rt.period_us"));
         let share_ppm = if runtime < 0 { 1_000_000 } else { (runtime * 1_000_000 / period).min(1_000_000) as u64 };
-        Classes { fair, rt: Rt::new(s), dl: Deadline::new(share_ppm * s.smp() as u64), rank: [0; MAX_TASKS], present: [false; 3] }
+        self.perhart = perhart;
+        self.rt.configure(s);
+        self.dl = Deadline::new(share_ppm * s.smp() as u64);
+        let queues = if perhart { s.smp() } else { 1 };
+        for slot in &mut self.fair[..queues] {
+            *slot = s.sched.build(s)?;
+        }
+        Ok(())
+    }
+
+    /// The fair instance that holds the tasks of `queue`.
+    fn fair(&mut self, queue: usize) -> &mut dyn Scheduler {
+        self.fair[if self.perhart { queue } else { 0 }].get()
+    }
+
+    fn fair_view(&self, queue: usize) -> &dyn Scheduler {
+        self.fair[if self.perhart { queue } else { 0 }].view()
     }
 
     /// Admission control: `Err` says why a task of `class` cannot join.
@@ -41,9 +70,9 @@ impl Classes {
         self.dl.admit(class)
     }
 
-    fn of(&mut self, tid: Tid) -> &mut dyn Scheduler {
-        match self.rank[tid] {
-            0 => self.fair.get(),
+    fn of(&mut self, task: &Task) -> &mut dyn Scheduler {
+        match self.rank[task.tid] {
+            0 => self.fair(task.queue),
             1 => &mut self.rt,
             _ => &mut self.dl,
         }
@@ -87,9 +116,9 @@ impl Classes {
         (rank < 2 && self.present[2] && self.dl.ready(hart, now, u64::MAX)) || (rank == 0 && self.present[1] && self.rt.ready(hart, now, 0))
     }
 
-    fn view_of(&self, tid: Tid) -> &dyn Scheduler {
-        match self.rank[tid] {
-            0 => self.fair.view(),
+    fn view_of(&self, task: &Task) -> &dyn Scheduler {
+        match self.rank[task.tid] {
+            0 => self.fair_view(task.queue),
             1 => &self.rt,
             _ => &self.dl,
         }
@@ -99,62 +128,85 @@ impl Classes {
 /// The calls the core makes, each routed to the task's class.
 impl Classes {
     pub fn enqueue(&mut self, task: &Task, why: Enqueue, now: u64) {
-        let task = &task.view();
         if why == Enqueue::New {
             self.rank[task.tid] = task.class.rank();
             self.present[self.rank[task.tid] as usize] = true;
         }
-        self.of(task.tid).enqueue(task, why, now);
+        self.of(task).enqueue(&task.view(), why, now);
     }
 
     pub fn pick_next(&mut self, hart: usize, now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
         let dl = if self.present[2] { self.dl.pick_next(hart, now, allowed) } else { None };
-        let rt = || if self.present[1] { self.rt.pick_next(hart, now, allowed) } else { None };
-        dl.or_else(rt).or_else(|| self.fair.get().pick_next(hart, now, allowed))
+        let rt = || {
+            if self.present[1] { self.rt.pick_next(hart, now, allowed) } else { None }
+        };
+        dl.or_else(rt).or_else(|| self.fair(hart).pick_next(hart, now, allowed))
     }
 
     pub fn charge(&mut self, task: &Task, ran_ns: u64, now: u64) {
-        let task = &task.view();
-        if let Some(hart) = task.hart {
+        let view = &task.view();
+        if let Some(hart) = view.hart {
             self.rt.roll(hart, now);
         }
-        self.of(task.tid).charge(task, ran_ns, now);
+        self.of(task).charge(view, ran_ns, now);
     }
 
     /// The running task's class decides, except that a task always gives way to a higher
     /// class's task waiting for its hart (one that woke without an IPI, was throttled until
     /// now, or was replenished).
     pub fn tick(&mut self, current: &Task, now: u64) -> bool {
-        let current = &current.view();
-        let own = self.of(current.tid).tick(current, now);
-        own || self.higher_ready(current, now)
+        let view = &current.view();
+        let own = self.of(current).tick(view, now);
+        own || self.higher_ready(view, now)
     }
 
     pub fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
-        let (current, woken) = (&current.view(), &woken.view());
+        let (c, w) = (&current.view(), &woken.view());
         // A higher class's own rule covers a lower-class `current` (RT: any priority beats a
         // fair task, whose RT priority reads as 0).
-        self.rank[woken.tid] >= self.rank[current.tid] && self.view_of(woken.tid).wakeup_preempts(current, woken)
+        self.rank[w.tid] >= self.rank[c.tid] && self.view_of(woken).wakeup_preempts(c, w)
+    }
+
+    /// How firmly `task` holds the hart it runs on: a task woken elsewhere preempts the hart
+    /// whose task stands lowest (fair, then RT by priority, then deadline by latest deadline).
+    pub fn standing(&self, task: &Task) -> (u8, u64) {
+        match task.class {
+            Class::Fair => (0, 0),
+            Class::Fifo(p) | Class::Rr(p) => (1, p as u64),
+            Class::Deadline { .. } => (2, u64::MAX - self.dl.deadline(task.tid)),
+        }
     }
 
     pub fn block(&mut self, task: &Task, now: u64) {
-        self.of(task.tid).block(&task.view(), now);
+        self.of(task).block(&task.view(), now);
     }
 
     pub fn exit(&mut self, task: &Task) {
-        self.of(task.tid).exit(&task.view());
+        self.of(task).exit(&task.view());
     }
 
-    /// Appends the policy's fields for `tid` to a trace line.
-    pub fn describe(&self, tid: Tid, out: &mut Line) {
+    /// Moves fair task `task` (in its queue if `queued`, else asleep or blocked) to hart
+    /// `to`'s queue; false when the policy cannot move tasks. The caller updates
+    /// `Task::queue` after a move.
+    pub fn migrate(&mut self, task: &Task, to: usize, queued: bool, now: u64) -> bool {
+        let view = &task.view();
+        let Some(carry) = self.fair(task.queue).detach(view, queued, now) else {
+            return false;
+        };
+        self.fair(to).attach(view, carry, queued, now);
+        true
+    }
+
+    /// Appends the policy's fields for `task` to a trace line.
+    pub fn describe(&self, task: &Task, out: &mut Line) {
         let mut fields = Fields::new(out);
-        self.view_of(tid).describe(tid, &mut fields);
+        self.view_of(task).describe(task.tid, &mut fields);
         refuse(&fields, "describe");
     }
 
-    pub fn milestone(&self, tid: Tid, out: &mut Line) {
+    pub fn milestone(&self, task: &Task, out: &mut Line) {
         let mut fields = Fields::new(out);
-        self.view_of(tid).milestone(tid, &mut fields);
+        self.view_of(task).milestone(task.tid, &mut fields);
         refuse(&fields, "milestone");
     }
 }
@@ -164,6 +216,8 @@ impl Classes {
 fn refuse(fields: &Fields, method: &str) {
     if let Some(name) = fields.refused() {
         let name = core::str::from_utf8(&name).unwrap_or("?").trim_end();
-        panic!("the policy's {method}() wrote a trace field named {name:?}: names are 1-16 of a-z, 0-9 and _, and not one of the core's (name, class, nice, why, ran, cpu, wait, key, value)");
+        panic!(
+            "the policy's {method}() wrote a trace field named {name:?}: names are 1-16 of a-z, 0-9 and _, and not one of the core's (name, class, nice, why, ran, cpu, wait, key, value)"
+        );
     }
 }

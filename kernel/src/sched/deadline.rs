@@ -58,7 +58,9 @@ impl Deadline {
 
     /// Admission control for a new task of `class`.
     pub fn admit(&mut self, class: &Class) -> Result<(), &'static str> {
-        let Class::Deadline { runtime, deadline, period } = *class else { return Ok(()) };
+        let Class::Deadline { runtime, deadline, period } = *class else {
+            return Ok(());
+        };
         if runtime == 0 || runtime > deadline || deadline > period {
             return Err("a deadline task needs 0 < runtime <= deadline <= period");
         }
@@ -75,6 +77,11 @@ impl Deadline {
     pub fn ready(&mut self, hart: usize, now: u64, before: u64) -> bool {
         self.replenish_due(now);
         self.servers.iter().any(|s| s.queued && !s.throttled() && s.allowed & (1 << hart) != 0 && s.deadline < before)
+    }
+
+    /// `tid`'s absolute deadline now.
+    pub fn deadline(&self, tid: Tid) -> u64 {
+        self.servers[tid].deadline
     }
 
     fn replenish_due(&mut self, now: u64) {
@@ -99,7 +106,15 @@ impl Scheduler for Deadline {
         let s = &mut self.servers[task.tid];
         match (why, task.class) {
             (Enqueue::New, Class::Deadline { runtime, deadline, period }) => {
-                *s = Server { runtime, rel_deadline: deadline, period, deadline: now + deadline, remaining: runtime as i64, queued: false, allowed: task.allowed };
+                *s = Server {
+                    runtime,
+                    rel_deadline: deadline,
+                    period,
+                    deadline: now + deadline,
+                    remaining: runtime as i64,
+                    queued: false,
+                    allowed: task.allowed,
+                };
             }
             (Enqueue::Wakeup, _) => {
                 // The CBS wakeup rule: remaining / (deadline - now) > runtime / period.

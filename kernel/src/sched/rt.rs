@@ -16,9 +16,27 @@ use runqueue_sched_api::{self as api, Enqueue, Fields, Scheduler, TidQueue};
 
 const PRIORITIES: usize = 100;
 
-pub const RUNTIME: Tunable = Tunable { name: "rt.runtime_us", kind: Kind::Int { min: -1, max: 100_000_000 }, default: "950000", unit: "us", help: "sched_rt_runtime_us: CPU time real-time tasks may use per period on each hart; -1 = no throttling" };
-pub const PERIOD: Tunable = Tunable { name: "rt.period_us", kind: Kind::Int { min: 1000, max: 100_000_000 }, default: "1000000", unit: "us", help: "sched_rt_period_us: the throttling period" };
-pub const RR_SLICE: Tunable = Tunable { name: "rt.rr_slice_ms", kind: Kind::Int { min: 1, max: 10_000 }, default: "100", unit: "ms", help: "sched_rr_timeslice_ms: the SCHED_RR quantum" };
+pub const RUNTIME: Tunable = Tunable {
+    name: "rt.runtime_us",
+    kind: Kind::Int { min: -1, max: 100_000_000 },
+    default: "950000",
+    unit: "us",
+    help: "sched_rt_runtime_us: CPU time real-time tasks may use per period on each hart; -1 = no throttling",
+};
+pub const PERIOD: Tunable = Tunable {
+    name: "rt.period_us",
+    kind: Kind::Int { min: 1000, max: 100_000_000 },
+    default: "1000000",
+    unit: "us",
+    help: "sched_rt_period_us: the throttling period",
+};
+pub const RR_SLICE: Tunable = Tunable {
+    name: "rt.rr_slice_ms",
+    kind: Kind::Int { min: 1, max: 10_000 },
+    default: "100",
+    unit: "ms",
+    help: "sched_rr_timeslice_ms: the SCHED_RR quantum",
+};
 
 pub struct Rt {
     queues: [TidQueue; PRIORITIES],
@@ -50,14 +68,11 @@ impl Rt {
         used: [0; MAX_HARTS],
     };
 
-    pub fn new(s: &Settings) -> Rt {
+    pub fn configure(&mut self, s: &Settings) {
         let runtime = s.int("rt.runtime_us");
-        Rt {
-            rr_slice: s.int("rt.rr_slice_ms") as u64 * 1_000_000,
-            runtime: (runtime >= 0).then_some(runtime as u64 * 1000),
-            period: s.int("rt.period_us") as u64 * 1000,
-            ..Rt::EMPTY
-        }
+        self.rr_slice = s.int("rt.rr_slice_ms") as u64 * 1_000_000;
+        self.runtime = (runtime >= 0).then_some(runtime as u64 * 1000);
+        self.period = s.int("rt.period_us") as u64 * 1000;
     }
 
     /// Starts a new throttling period on `hart` if `now` is past the recorded one.
@@ -80,8 +95,7 @@ impl Rt {
 
     /// A queued task that may run on `hart` now (not throttled) with priority above `above`.
     pub fn ready(&self, hart: usize, now: u64, above: u8) -> bool {
-        !self.throttled(hart, now)
-            && self.queues[above as usize + 1..].iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0))
+        !self.throttled(hart, now) && self.queues[above as usize + 1..].iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0))
     }
 
     /// `current` must leave its hart: the class is throttled there or a higher priority waits.

@@ -38,7 +38,7 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
-/// the command line (`nice=`, `rtprio=`, `warp_us=`, `harts=`, `arrive_ms=`) over the parameters the
+/// the command line (`nice=`, `rtprio=`, `warp_us=`, `affinity=`, `arrive_ms=`) over the parameters the
 /// workload chose for it.
 pub struct Spawner<'a> {
     kernel: &'a mut Kernel,
@@ -49,8 +49,10 @@ pub struct Spawner<'a> {
 
 impl<'a> Spawner<'a> {
     pub fn new(kernel: &'a mut Kernel, settings: &Settings) -> Spawner<'a> {
-        let given = |name| if settings.given(name) { settings.list(name) } else { IntList::EMPTY };
-        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("harts"), given("arrive_ms")];
+        let given = |name| {
+            if settings.given(name) { settings.list(name) } else { IntList::EMPTY }
+        };
+        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms")];
         Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, spawned: 0 }
     }
 
@@ -86,12 +88,48 @@ impl<'a> Spawner<'a> {
 }
 
 /// Per-task parameters, in spawn order (globals: every workload takes them).
-pub const NICE: Tunable = Tunable { name: "nice", kind: Kind::List { min: -20, max: 19 }, default: "0", unit: "", help: "nice of each task in creation order (e.g. 0,-5,5); tasks past the list keep the workload's. CFS, BVT and EEVDF weigh them" };
-pub const RTPRIO: Tunable = Tunable { name: "rtprio", kind: Kind::List { min: 0, max: 99 }, default: "0", unit: "", help: "real-time priority of each task in creation order: 0 = fair class, 1..99 = SCHED_FIFO (or rtpolicy) above every fair task" };
-pub const RTPOLICY: Tunable = Tunable { name: "rtpolicy", kind: Kind::Choice(&["fifo", "rr"]), default: "fifo", unit: "", help: "the real-time policy of the tasks rtprio= puts in the real-time class" };
-pub const WARP: Tunable = Tunable { name: "warp_us", kind: Kind::List { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of each task in creation order (virtual time it borrows when it wakes)" };
-pub const ARRIVE: Tunable = Tunable { name: "arrive_ms", kind: Kind::List { min: 0, max: 60_000 }, default: "0", unit: "ms", help: "arrival time of each task in creation order, in ms after the workload starts (the policy first sees it then, as a new task); 0 = at the start" };
-pub const HARTS: Tunable = Tunable { name: "harts", kind: Kind::List { min: 0, max: 15 }, default: "0", unit: "mask", help: "harts each task may run on, as a bit mask (1 = hart 0, 2 = hart 1, ...); 0 = all" };
+pub const NICE: Tunable = Tunable {
+    name: "nice",
+    kind: Kind::List { min: -20, max: 19 },
+    default: "0",
+    unit: "",
+    help: "nice of each task in creation order (e.g. 0,-5,5); tasks past the list keep the workload's. CFS, BVT and EEVDF weigh them",
+};
+pub const RTPRIO: Tunable = Tunable {
+    name: "rtprio",
+    kind: Kind::List { min: 0, max: 99 },
+    default: "0",
+    unit: "",
+    help: "real-time priority of each task in creation order: 0 = fair class, 1..99 = SCHED_FIFO (or rtpolicy) above every fair task",
+};
+pub const RTPOLICY: Tunable = Tunable {
+    name: "rtpolicy",
+    kind: Kind::Choice(&["fifo", "rr"]),
+    default: "fifo",
+    unit: "",
+    help: "the real-time policy of the tasks rtprio= puts in the real-time class",
+};
+pub const WARP: Tunable = Tunable {
+    name: "warp_us",
+    kind: Kind::List { min: 0, max: 1_000_000 },
+    default: "0",
+    unit: "us",
+    help: "BVT warp W of each task in creation order (virtual time it borrows when it wakes)",
+};
+pub const ARRIVE: Tunable = Tunable {
+    name: "arrive_ms",
+    kind: Kind::List { min: 0, max: 60_000 },
+    default: "0",
+    unit: "ms",
+    help: "arrival time of each task in creation order, in ms after the workload starts (the policy first sees it then, as a new task); 0 = at the start",
+};
+pub const AFFINITY: Tunable = Tunable {
+    name: "affinity",
+    kind: Kind::List { min: 0, max: 15 },
+    default: "0",
+    unit: "mask",
+    help: "harts each task may run on, as taskset's bit mask (1 = hart 0, 2 = hart 1, 3 = both, ...); 0 = all",
+};
 
 pub const fn tasks(default: &'static str) -> Tunable {
     Tunable { name: "wl.tasks", kind: Kind::Int { min: 1, max: 32 }, default, unit: "tasks", help: "number of tasks" }

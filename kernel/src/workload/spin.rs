@@ -3,10 +3,10 @@
 //! with preemption off for that long, to show how held-off preemption stretches slices.
 
 use super::{Spawner, WorkloadSpec, get, run_ms, tasks, unit_insns};
-use crate::args::{Kind, Settings, Tunable};
-use crate::dispatch::{iteration_done, nopreempt, now_ns};
+use crate::args::{ArgError, Kind, Settings, Tunable};
+use crate::dispatch::{iteration_done, nopreempt, now_ns, set_affinity};
 use crate::task::Args;
-use crate::work::spin;
+use crate::work::{MAX_WORKING_SET, WORKING_SETS, spin, touch};
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "spin",
@@ -15,24 +15,56 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         tasks("10"),
         run_ms("1000"),
         unit_insns("100000", "instructions between checks of the clock (1 ms)"),
-        Tunable { name: "wl.hold_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "if not 0, each unit instead runs this long with preemption held off" },
+        Tunable {
+            name: "wl.hold_us",
+            kind: Kind::Int { min: 0, max: 1_000_000 },
+            default: "0",
+            unit: "us",
+            help: "if not 0, each unit instead runs this long with preemption held off",
+        },
+        Tunable {
+            name: "wl.working_set_kb",
+            kind: Kind::Int { min: 0, max: (MAX_WORKING_SET / 1024) as i64 },
+            default: "0",
+            unit: "KiB",
+            help: "data each task reads and writes in every unit (one word per 64-byte line): with the machine's cache model (cache.kb=) a task that moves to another hart misses on all of it",
+        },
+        Tunable {
+            name: "wl.hop",
+            kind: Kind::Int { min: 0, max: 1 },
+            default: "0",
+            unit: "",
+            help: "1: after each unit a task moves itself to the next hart (sched_setaffinity), to show what a migration costs",
+        },
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {
-        let args = &[get(s, "wl.unit_insns"), get(s, "wl.run_ms") * 1_000_000, get(s, "wl.hold_us") * 1000];
-        for i in 0..get(s, "wl.tasks") as usize {
+        let tasks = get(s, "wl.tasks") as usize;
+        let working_set = get(s, "wl.working_set_kb") * 1024;
+        if working_set > 0 && tasks > WORKING_SETS {
+            return Err(ArgError::Invalid("wl.working_set_kb", "at most 32 tasks may have a working set"));
+        }
+        let hop_harts = if get(s, "wl.hop") == 1 { s.smp() as u64 } else { 0 };
+        for i in 0..tasks {
+            let args = &[get(s, "wl.unit_insns"), get(s, "wl.run_ms") * 1_000_000, get(s, "wl.hold_us") * 1000, working_set, hop_harts, i as u64];
             sp.spawn("spin", Some(i), run, args)?;
         }
         Ok(())
     },
 };
 
-fn run([insns, run_ns, hold_ns, ..]: Args) {
+fn run([insns, run_ns, hold_ns, working_set, hop_harts, slot]: Args) {
     while now_ns() < run_ns {
         if hold_ns == 0 {
             spin(insns);
         } else {
             nopreempt(hold_ns, || spin(1000));
         }
+        if working_set > 0 {
+            touch(slot as usize, working_set as usize);
+        }
         iteration_done();
+        if hop_harts > 1 {
+            set_affinity(1 << ((crate::arch::hart_index() as u64 + 1) % hop_harts));
+        }
     }
 }

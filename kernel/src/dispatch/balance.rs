@@ -1,0 +1,428 @@
+//! Several harts as Linux runs them (`rq=perhart`): where a new or waking fair task goes
+//! (`select_task_rq_fair`), and load balancing between the harts' run queues (`load_balance`
+//! in `kernel/sched/fair.c`): periodic, when a hart becomes idle (newidle), and active, which
+//! stops a busy hart's task so that a task can be moved off it.
+//!
+//! A queue's load is the sum of the weights of its runnable fair tasks, the running one
+//! included: Linux's load before per-entity load tracking (PELT, 3.8), with no decay. The
+//! thresholds are Linux's for a domain of cores sharing a cache: `imbalance_pct` 117,
+//! `cache_nice_tries` 1, and the sysctls `sched_migration_cost_ns` and `sched_nr_migrate`.
+//! Harts in `isolcpus=` are outside the domain: nothing is placed on them or moved to or from
+//! them, except tasks pinned there.
+//!
+//! Real-time and deadline tasks share one queue across harts (`sched::class`); `kick_for`
+//! sends such a task's hart an IPI at once, the effect Linux's RT and deadline push and pull
+//! aim at.
+
+use super::Kernel;
+use crate::args::{ArgError, Kind, Settings, Tunable};
+use crate::hart::{self, MAX_HARTS};
+use crate::task::{Class, State, Tid};
+use crate::trace;
+use runqueue_policies::cfs::weight_of;
+
+/// A domain balances when its busiest queue's load exceeds the local one's by 17 %.
+const IMBALANCE_PCT: u64 = 117;
+/// Failed balancing passes after which a cache-hot task may be moved anyway.
+const CACHE_NICE_TRIES: u32 = 1;
+
+const HARTS: &[&str] = &["0", "1", "2", "3"];
+
+pub const RQ: Tunable = Tunable {
+    name: "rq",
+    kind: Kind::Choice(&["perhart", "global"]),
+    default: "perhart",
+    unit: "",
+    help: "run queues: one per hart with load balancing, as Linux has (perhart), or one shared by all harts, as xv6 and ArceOS have (global)",
+};
+pub const BALANCE_MS: Tunable = Tunable {
+    name: "balance_ms",
+    kind: Kind::Int { min: 0, max: 10_000 },
+    default: "32",
+    unit: "ms",
+    help: "how often a busy hart balances load (Linux: the domain's interval, 2-4 ms for 2-4 CPUs, times busy_factor 16); an idle hart balances at every tick and when it becomes idle; 0 = never balance",
+};
+pub const MIGRATION_COST: Tunable = Tunable {
+    name: "sched_migration_cost_ns",
+    kind: Kind::Int { min: 0, max: 1_000_000_000 },
+    default: "500000",
+    unit: "ns",
+    help: "a task that ran this recently is cache-hot: balancing leaves it until passes have failed, and a waking one stays on its hart",
+};
+pub const NR_MIGRATE: Tunable = Tunable {
+    name: "sched_nr_migrate",
+    kind: Kind::Int { min: 1, max: 64 },
+    default: "32",
+    unit: "tasks",
+    help: "at most this many tasks move in one balancing pass",
+};
+pub const ISOLCPUS: Tunable = Tunable {
+    name: "isolcpus",
+    kind: Kind::Features(HARTS),
+    default: "",
+    unit: "harts",
+    help: "harts taken out of placement and balancing (e.g. 1,2): only tasks pinned there with affinity= run there",
+};
+pub const NOHZ_FULL: Tunable = Tunable {
+    name: "nohz_full",
+    kind: Kind::Features(HARTS),
+    default: "",
+    unit: "harts",
+    help: "harts whose tick stops while they run a single task (e.g. 1)",
+};
+pub const TIMER_MIGRATION: Tunable = Tunable {
+    name: "timer_migration",
+    kind: Kind::Int { min: 0, max: 1 },
+    default: "1",
+    unit: "",
+    help: "1: a sleep timer armed on an isolcpus or nohz_full hart fires on a housekeeping hart; 0: on its own hart",
+};
+
+/// How several harts share the work, from the command line.
+pub struct Smp {
+    /// One fair run queue per hart (else one shared by all).
+    pub perhart: bool,
+    /// `isolcpus=` and `nohz_full=`, as masks of harts.
+    pub isolated: u32,
+    pub nohz_full: u32,
+    /// A sleep timer armed on an isolated or `nohz_full` hart fires on a housekeeping hart.
+    pub timer_migration: bool,
+    /// How often a busy hart balances (an idle one balances at every tick).
+    pub balance_ns: u64,
+    pub migration_cost_ns: u64,
+    pub nr_migrate: usize,
+    next_balance: [u64; MAX_HARTS],
+    /// Per hart: periodic passes in a row that moved nothing (`nr_balance_failed`).
+    failed: [u32; MAX_HARTS],
+    /// Per hart: an active balance asked of it (move a task to that hart once its current
+    /// task has stopped).
+    active: [Option<usize>; MAX_HARTS],
+}
+
+impl Smp {
+    pub const ONE: Smp = Smp {
+        perhart: false,
+        isolated: 0,
+        nohz_full: 0,
+        timer_migration: true,
+        balance_ns: 0,
+        migration_cost_ns: 0,
+        nr_migrate: 0,
+        next_balance: [0; MAX_HARTS],
+        failed: [0; MAX_HARTS],
+        active: [None; MAX_HARTS],
+    };
+
+    pub fn new(s: &Settings) -> Result<Smp, ArgError> {
+        let every = (1u32 << s.smp()) - 1;
+        let (isolated, nohz_full) = (s.features("isolcpus"), s.features("nohz_full"));
+        if (isolated | nohz_full) & !every != 0 {
+            return Err(ArgError::Invalid("isolcpus/nohz_full", "names a hart this run does not have (see smp=)"));
+        }
+        if isolated == every || nohz_full == every {
+            return Err(ArgError::Invalid("isolcpus/nohz_full", "at least one hart must stay for housekeeping"));
+        }
+        Ok(Smp {
+            perhart: s.int("rq") == 0,
+            isolated,
+            nohz_full,
+            timer_migration: s.int("timer_migration") == 1,
+            balance_ns: s.int("balance_ms") as u64 * 1_000_000,
+            migration_cost_ns: s.int("sched_migration_cost_ns") as u64,
+            nr_migrate: s.int("sched_nr_migrate") as usize,
+            ..Smp::ONE
+        })
+    }
+}
+
+/// Why a task moved to another hart's queue (the `why=` of a `migrate` event).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// A waking task placed on another hart than its last.
+    Placement,
+    Periodic,
+    NewIdle,
+    Active,
+    /// Its own hart is no longer in its mask (`set_affinity`).
+    Affinity,
+}
+
+impl Move {
+    fn name(self) -> &'static str {
+        match self {
+            Move::Placement => "placement",
+            Move::Periodic => "periodic",
+            Move::NewIdle => "newidle",
+            Move::Active => "active",
+            Move::Affinity => "affinity",
+        }
+    }
+}
+
+impl Kernel {
+    /// Several fair queues to keep in balance.
+    pub(super) fn multiqueue(&self) -> bool {
+        self.smp.perhart && self.harts > 1
+    }
+
+    /// The harts that take part in placement and balancing.
+    fn domain(&self) -> u32 {
+        ((1u32 << self.harts) - 1) & !self.smp.isolated
+    }
+
+    /// Whether `tid` is a runnable (or running) fair task of hart `h`'s queue.
+    fn on_queue(&self, tid: Tid, h: usize) -> bool {
+        let t = &self.tasks[tid];
+        t.class == Class::Fair && t.queue == h && matches!(t.state, State::Runnable | State::Running(_))
+    }
+
+    fn queue_tasks(&self, h: usize) -> impl Iterator<Item = Tid> + '_ {
+        (1..=self.count).filter(move |&t| self.on_queue(t, h))
+    }
+
+    /// Runnable fair tasks on hart `h`'s queue, the running one included (`nr_running`).
+    pub(super) fn nr_running(&self, h: usize) -> usize {
+        self.queue_tasks(h).count()
+    }
+
+    fn load(&self, h: usize) -> u64 {
+        self.queue_tasks(h).map(|t| weight_of(self.tasks[t].nice)).sum()
+    }
+
+    fn idle(&self, h: usize) -> bool {
+        self.current[h] == 0 && self.nr_running(h) == 0
+    }
+
+    /// `task_hot`: it left a hart less than `sched_migration_cost_ns` ago.
+    fn hot(&self, tid: Tid, now: u64) -> bool {
+        let last = self.tasks[tid].last_ran;
+        last != 0 && now.saturating_sub(last) < self.smp.migration_cost_ns
+    }
+
+    /// The harts `tid` may be placed on: its allowed harts in the domain, or, for a task
+    /// pinned to isolated harts only, those.
+    fn placeable(&self, tid: Tid) -> u32 {
+        let allowed = self.tasks[tid].allowed;
+        if allowed & self.domain() != 0 { allowed & self.domain() } else { allowed }
+    }
+
+    /// A new task goes to the least loaded hart it may use (`find_idlest_cpu`); on a tie the
+    /// lowest-numbered.
+    pub(super) fn place_new(&mut self, tid: Tid) {
+        let ok = self.placeable(tid);
+        // Not yet counted anywhere: it is runnable, but on no queue until now.
+        self.tasks[tid].queue = usize::MAX;
+        let best = (0..self.harts).filter(|h| ok & (1 << h) != 0).min_by_key(|&h| (self.load(h), h));
+        self.tasks[tid].queue = best.unwrap_or(0);
+    }
+
+    /// `select_task_rq_fair` for a wakeup on hart `waker`. A sync wakeup (the waker is about
+    /// to wait, as a pipe's writer or reader is) takes the wakee to the waker's hart when the
+    /// waker is all that runs there (`wake_affine`); otherwise the task goes back to its
+    /// previous hart when that hart is idle or the task is cache-hot, else to an idle hart
+    /// nearby (`select_idle_sibling`), else to its previous hart.
+    fn select_wake(&self, tid: Tid, waker: usize, sync: bool, now: u64) -> usize {
+        let ok = self.placeable(tid);
+        let may = |h: usize| ok & (1 << h) != 0;
+        let prev = self.tasks[tid].queue;
+        let prev = if may(prev) { prev } else { (0..self.harts).filter(|&h| may(h)).min_by_key(|&h| (self.load(h), h)).unwrap_or(prev) };
+        let target = if sync && may(waker) && self.current[waker] != 0 && self.nr_running(waker) == 1 { waker } else { prev };
+        if self.idle(target) {
+            return target;
+        }
+        if self.idle(prev) || (target == prev && self.hot(tid, now)) {
+            return prev;
+        }
+        let nearby = (target + 1..self.harts).chain(0..target);
+        nearby.clone().find(|&h| may(h) && self.idle(h)).unwrap_or(target)
+    }
+
+    /// Moves fair task `tid` (queued, or about to wake) to hart `to`'s queue, with a
+    /// `migrate` event; false when the policy cannot move tasks.
+    fn move_task(&mut self, tid: Tid, to: usize, why: Move, now: u64) -> bool {
+        let from = self.tasks[tid].queue;
+        let queued = self.tasks[tid].state == State::Runnable;
+        if from == to || !self.policy.migrate(&self.tasks[tid], to, queued, now) {
+            return false;
+        }
+        self.tasks[tid].queue = to;
+        let (policy, t) = (&self.policy, &self.tasks[tid]);
+        trace::event(now, "migrate", tid, |l| {
+            l.field("from", from as u64).field("to", to as u64).push(" why=").push(why.name());
+            policy.describe(t, l);
+        });
+        true
+    }
+
+    /// Leaving hart `hart`, fair task `tid` goes to the least loaded hart of its mask if `hart`
+    /// is no longer in it (`sched_setaffinity` moves a task off a CPU it may not use).
+    pub(super) fn leave_disallowed(&mut self, tid: Tid, hart: usize, now: u64) {
+        let ok = self.tasks[tid].allowed;
+        if ok & (1 << hart) != 0 || self.tasks[tid].class != Class::Fair {
+            return;
+        }
+        let to = (0..self.harts).filter(|h| ok & (1 << h) != 0).min_by_key(|&h| (self.load(h), h));
+        if let Some(to) = to
+            && self.move_task(tid, to, Move::Affinity, now)
+            && self.current[to] == 0
+        {
+            hart::kick(to);
+        }
+    }
+
+    /// Places waking fair task `tid` (`select_wake`) before it is enqueued.
+    pub(super) fn place_wakeup(&mut self, tid: Tid, waker: usize, sync: bool, now: u64) {
+        let to = self.select_wake(tid, waker, sync, now);
+        self.move_task(tid, to, Move::Placement, now);
+    }
+
+    /// At a tick on `local`: balance if this hart's interval has passed.
+    pub(super) fn periodic_balance(&mut self, local: usize, now: u64) {
+        if now < self.smp.next_balance[local] {
+            return;
+        }
+        let interval = if self.idle(local) { self.tick_ns } else { self.smp.balance_ns };
+        self.smp.next_balance[local] = now + interval;
+        self.balance(local, Move::Periodic, now);
+    }
+
+    /// `load_balance`: pulls tasks from the busiest queue of the domain to `local`. An idle
+    /// hart pulls one task from any queue with a task waiting; a busy one pulls while the
+    /// busiest load exceeds its own by `IMBALANCE_PCT`, up to the imbalance, each task's load
+    /// halved per failed pass before (so a task too heavy to even the loads moves after a few
+    /// passes), and cache-hot tasks only after `CACHE_NICE_TRIES` failed passes. After more
+    /// failures it asks the busiest hart for an active balance.
+    pub(super) fn balance(&mut self, local: usize, pass: Move, now: u64) {
+        let domain = self.domain();
+        if domain & (1 << local) == 0 || self.smp.balance_ns == 0 {
+            return;
+        }
+        if pass == Move::NewIdle {
+            // An idle hart balances at every tick from now on, not at its busy interval.
+            let next = &mut self.smp.next_balance[local];
+            *next = (*next).min(now + self.tick_ns);
+        }
+        let idle = self.idle(local);
+        let key = |h: usize| {
+            if idle { self.nr_running(h) as u64 } else { self.load(h) }
+        };
+        let candidates = (0..self.harts).filter(|&h| h != local && domain & (1 << h) != 0 && self.nr_running(h) >= 2);
+        let Some(busiest) = candidates.max_by_key(|&h| (key(h), core::cmp::Reverse(h))) else {
+            return;
+        };
+        let (busiest_load, local_load) = (self.load(busiest), self.load(local));
+        let mut imbalance = if idle {
+            u64::MAX
+        } else {
+            if busiest_load * 100 <= IMBALANCE_PCT * local_load {
+                return;
+            }
+            let harts = domain.count_ones() as u64;
+            let average = (0..self.harts).filter(|h| domain & (1 << h) != 0).map(|h| self.load(h)).sum::<u64>() / harts;
+            (busiest_load.saturating_sub(average)).min(average.saturating_sub(local_load))
+        };
+        let failed = self.smp.failed[local];
+        let mut moved = 0;
+        // Coldest first: Linux takes tasks from the tail of the queue's most-recently-run list.
+        let mut queued = [0; crate::task::MAX_TASKS];
+        let n = self.movable(busiest, local, &mut queued);
+        for &tid in &queued[..n] {
+            if moved == self.smp.nr_migrate || imbalance == 0 {
+                break;
+            }
+            let weight = weight_of(self.tasks[tid].nice);
+            if (self.hot(tid, now) && failed <= CACHE_NICE_TRIES) || (!idle && weight >> failed.min(63) > imbalance) {
+                continue;
+            }
+            if self.move_task(tid, local, pass, now) {
+                moved += 1;
+                imbalance = if idle { 0 } else { imbalance.saturating_sub(weight) };
+            }
+        }
+        if moved > 0 {
+            self.smp.failed[local] = 0;
+        } else if pass == Move::Periodic {
+            self.smp.failed[local] += 1;
+            let running = self.current[busiest];
+            let pinned_away = running == 0 || self.tasks[running].allowed & (1 << local) == 0;
+            if self.smp.failed[local] > CACHE_NICE_TRIES + 2 && !pinned_away && self.smp.active[busiest].is_none() {
+                self.smp.active[busiest] = Some(local);
+                self.smp.failed[local] = CACHE_NICE_TRIES + 1;
+                hart::kick(busiest);
+            }
+        }
+        if moved > 0 && self.tick_stopped_for(local) {
+            self.restart_tick(local);
+        }
+    }
+
+    /// The queued (not running) fair tasks of hart `from` that may run on `to`, coldest
+    /// first, into `out`; returns how many.
+    fn movable(&self, from: usize, to: usize, out: &mut [Tid]) -> usize {
+        let mut n = 0;
+        for tid in self.queue_tasks(from) {
+            if self.tasks[tid].state == State::Runnable && self.tasks[tid].allowed & (1 << to) != 0 {
+                out[n] = tid;
+                n += 1;
+            }
+        }
+        out[..n].sort_unstable_by_key(|&t| (self.tasks[t].last_ran, t));
+        n
+    }
+
+    /// After `local`'s task stopped: carry out an active balance asked of it, moving its
+    /// coldest movable task whatever its load or heat (`active_load_balance_cpu_stop`).
+    pub(super) fn active_balance(&mut self, local: usize, now: u64) {
+        let Some(to) = self.smp.active[local].take() else {
+            return;
+        };
+        let mut queued = [0; crate::task::MAX_TASKS];
+        if self.movable(local, to, &mut queued) > 0 && self.move_task(queued[0], to, Move::Active, now) {
+            hart::kick(to);
+        }
+    }
+
+    /// Runnable tasks that hart `h` could run but is not running: those of its fair queue, or
+    /// with one shared queue all it may run, and the real-time and deadline ones it may run.
+    fn waiting_for(&self, h: usize) -> usize {
+        let waits =
+            |t: &crate::task::Task| t.state == State::Runnable && t.allowed & (1 << h) != 0 && (t.class != Class::Fair || !self.smp.perhart || t.queue == h);
+        self.tasks[1..=self.count].iter().filter(|t| waits(t)).count()
+    }
+
+    /// `nohz_full`: the tick of `h` stops while it runs one task with nothing waiting for it.
+    pub(super) fn tick_stopped_for(&self, h: usize) -> bool {
+        self.smp.nohz_full & (1 << h) != 0 && self.current[h] != 0 && self.waiting_for(h) == 0
+    }
+
+    /// A task became runnable where a `nohz_full` hart may run it: that hart restarts its tick.
+    pub(super) fn restart_ticks_for(&mut self, tid: Tid) {
+        if self.smp.nohz_full == 0 {
+            return;
+        }
+        let t = &self.tasks[tid];
+        let mask = if t.class == Class::Fair && self.smp.perhart { 1 << t.queue } else { t.allowed };
+        let quiet = self.smp.nohz_full & mask;
+        for h in (0..self.harts).filter(|h| quiet & (1 << h) != 0) {
+            self.restart_tick(h);
+        }
+    }
+
+    fn restart_tick(&mut self, h: usize) {
+        if h == crate::arch::hart_index() {
+            self.program_timer(h);
+        } else {
+            hart::rearm(h);
+        }
+    }
+
+    /// The hart whose timer wakes a task that sleeps on `h`: `h` itself, or with
+    /// `timer_migration` the first housekeeping hart when `h` is isolated or `nohz_full`.
+    pub(super) fn timer_hart(&self, h: usize) -> usize {
+        let quiet = self.smp.isolated | self.smp.nohz_full;
+        if !self.smp.timer_migration || quiet & (1 << h) == 0 {
+            return h;
+        }
+        (0..self.harts).find(|&k| quiet & (1 << k) == 0).unwrap_or(h)
+    }
+}
