@@ -150,6 +150,70 @@ pub fn work_conserving(events: &[Event], harts: u32, slack_ns: u64) -> Result<()
     Ok(())
 }
 
+/// With a run queue per hart (`rq=perhart`): no hart stays idle for longer than `slack_ns`
+/// while another hart's queue holds two or more runnable tasks (the running one included), so
+/// that one of them could move. A task's queue comes from the `rq=` of its `new` and `wake`,
+/// the `to=` of its `migrate`, and the hart it last ran on. Only meaningful when every task may
+/// run on every hart.
+pub fn balanced(events: &[Event], harts: u32, slack_ns: u64) -> Result<(), Violation> {
+    let start = events.iter().map(|e| e.time_ns).min().unwrap_or(0);
+    let mut queue: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut runnable: BTreeMap<u32, bool> = BTreeMap::new();
+    let mut idle_since: BTreeMap<u32, u64> = (0..harts).map(|h| (h, start)).collect();
+    let mut crowded_since: BTreeMap<u32, u64> = BTreeMap::new();
+    for e in by_time(events) {
+        for (&k, &crowded) in &crowded_since {
+            for (&h, &idle) in idle_since.iter().filter(|(h, _)| **h != k) {
+                let from = crowded.max(idle);
+                if e.time_ns > from + slack_ns {
+                    return Err(Violation {
+                        time_ns: from + slack_ns,
+                        rule: "not balanced",
+                        detail: format!("hart {h} idle while hart {k} had two or more runnable tasks since {crowded} ns"),
+                    });
+                }
+            }
+        }
+        if e.tid == 0 {
+            continue;
+        }
+        match e.kind {
+            Kind::New | Kind::Wake => {
+                if let Some(q) = e.num("rq") {
+                    queue.insert(e.tid, q as u32);
+                }
+                runnable.insert(e.tid, true);
+            }
+            Kind::Migrate => {
+                if let Some(q) = e.num("to") {
+                    queue.insert(e.tid, q as u32);
+                }
+            }
+            Kind::In => {
+                queue.insert(e.tid, e.hart);
+                idle_since.remove(&e.hart);
+            }
+            Kind::Out => {
+                idle_since.insert(e.hart, e.time_ns);
+                runnable.insert(e.tid, matches!(e.get("why"), Some("preempt" | "yield")));
+            }
+            Kind::Exit => {
+                runnable.insert(e.tid, false);
+            }
+            Kind::State | Kind::Mark => {}
+        }
+        for k in 0..harts {
+            let nr = runnable.iter().filter(|(t, r)| **r && queue.get(t) == Some(&k)).count();
+            if nr < 2 {
+                crowded_since.remove(&k);
+            } else {
+                crowded_since.entry(k).or_insert(e.time_ns);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Per task, the CPU time each stint reported (`out ... ran=`), summed.
 pub fn cpu_by_task(events: &[Event]) -> BTreeMap<u32, u64> {
     let mut cpu = BTreeMap::new();
@@ -419,6 +483,21 @@ mod tests {
         assert_eq!((v.rule, v.time_ns), ("real-time task not preempting", 300));
         // Behind an equal or higher priority, it waits rightly.
         assert_eq!(rt_preempts_lower(&parse(&events.replace("prio=10", "prio=50")).unwrap(), 200), Ok(()));
+    }
+
+    #[test]
+    fn an_idle_hart_beside_a_crowded_one_is_caught() {
+        // Tasks 1 and 2 share hart 0's queue and take turns; hart 1 sits idle throughout.
+        let crowded = "T 0 0 new 1 rq=0\nT 0 0 new 2 rq=0\nT 0 0 in 1\nT 30 0 out 1 why=preempt ran=30\nT 30 0 in 2\n\
+            T 60 0 out 2 why=preempt ran=30\nT 60 0 in 1\nT 90 0 out 1 why=exit ran=30\nT 90 0 in 2\nT 120 0 out 2 why=exit ran=30\n";
+        let v = balanced(&parse(crowded).unwrap(), 2, 50).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("not balanced", 50));
+        // No single task waited that long, so the task-level check misses it.
+        assert_eq!(work_conserving(&parse(crowded).unwrap(), 2, 50), Ok(()));
+        // Moved to hart 1 at 20: balanced.
+        let moved = crowded.replace("T 30 0 in 2\n", "T 20 1 migrate 2 from=0 to=1\nT 20 1 in 2\nT 30 0 in 1\n");
+        let moved = moved.split_inclusive('\n').take(6).collect::<String>();
+        assert_eq!(balanced(&parse(&moved).unwrap(), 2, 50), Ok(()));
     }
 
     #[test]

@@ -13,7 +13,8 @@ const WORKLOADS: &[&str] = &["fairness-equal", "fairness-unequal", "yield-speed"
 const SLACK_NS: u64 = 1_100_000;
 /// With a run queue per hart, an idle hart pulls a waiting task at once unless it is
 /// cache-hot; it balances at every tick, and a hot task moves once two passes have failed
-/// (`cache_nice_tries`): three ticks, plus the slack.
+/// (`cache_nice_tries`): three ticks, plus the slack. This bounds both a task waiting while a
+/// hart idles and a hart idling beside a queue of two or more (`props::balanced`).
 const PERHART_SLACK_NS: u64 = 3_000_000 + SLACK_NS;
 
 fn check_all(smp: u32, rq: &str) {
@@ -27,6 +28,11 @@ fn check_all(smp: u32, rq: &str) {
                 failures.push(format!("{append}: {v}"));
             }
             if let Err(v) = props::work_conserving(&run.events, smp, slack) {
+                failures.push(format!("{append}: {v}"));
+            }
+            if rq == "perhart"
+                && let Err(v) = props::balanced(&run.events, smp, slack)
+            {
                 failures.push(format!("{append}: {v}"));
             }
             let traced = props::cpu_by_task(&run.events);
