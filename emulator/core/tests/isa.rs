@@ -192,6 +192,8 @@ isa_programs!(
     sv39,
     misaligned,
     counters,
+    counter_writes,
+    pmp,
 );
 
 #[test]
@@ -210,3 +212,4 @@ fn every_program_has_a_test() {
 fn a_wrong_program_fails_at_its_check() {
     assert_eq!(run_program(SELFTEST), Ok(SELFTEST_CHECK));
 }
+
