@@ -63,7 +63,16 @@ fn newest_mtime(path: &Path) -> io::Result<SystemTime> {
 fn needs_build() -> io::Result<bool> {
     let dir = guest_dir();
     let mut sources = SystemTime::UNIX_EPOCH;
-    for input in ["asm", "src", "link.ld", "Cargo.toml", ".cargo"] {
+    for input in [
+        "asm",
+        "src",
+        "link.ld",
+        "suite_layout.ld",
+        "suite_layout_noflags.ld",
+        "build.rs",
+        "Cargo.toml",
+        ".cargo",
+    ] {
         sources = sources.max(newest_mtime(&dir.join(input))?);
     }
     for program in programs()? {
@@ -194,6 +203,8 @@ isa_programs!(
     counters,
     counter_writes,
     pmp,
+    suite_layout,
+    suite_layout_noflags,
 );
 
 #[test]
@@ -213,3 +224,29 @@ fn a_wrong_program_fails_at_its_check() {
     assert_eq!(run_program(SELFTEST), Ok(SELFTEST_CHECK));
 }
 
+/// `suite_layout_noflags` really is what it stands for: the linker put `.text.init` (with the
+/// entry) and `.tohost` in one PT_LOAD whose flags are empty, and the program still runs.
+#[test]
+fn a_linked_program_whose_entry_segment_has_no_flags_runs() {
+    ensure_built();
+    let path = elf_path("suite_layout_noflags");
+    let elf = fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let u16_at = |at: usize| u16::from_le_bytes(elf[at..at + 2].try_into().unwrap()) as usize;
+    let u32_at = |at: usize| u32::from_le_bytes(elf[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(elf[at..at + 8].try_into().unwrap());
+    let entry = u64_at(24);
+    let (phoff, phentsize, phnum) = (u64_at(32) as usize, u16_at(54), u16_at(56));
+    let loads: Vec<(u32, u64, u64)> = (0..phnum)
+        .map(|i| phoff + i * phentsize)
+        .filter(|&ph| u32_at(ph) == 1)
+        .map(|ph| (u32_at(ph + 4), u64_at(ph + 24), u64_at(ph + 40)))
+        .collect();
+    let holding = |addr: u64| loads.iter().find(|&&(_, paddr, memsz)| (paddr..paddr + memsz).contains(&addr));
+    let (flags, paddr, _) = *holding(entry).expect("a PT_LOAD holds the entry");
+    assert_eq!((flags, paddr), (0, 0x8000_0000), "the entry's PT_LOAD: {loads:x?}");
+    let machine = Machine::new(Config::default(), &elf).expect("loads");
+    let tohost = 0x8000_1000; // suite_layout_noflags.ld: the page after `.text.init`
+    assert_eq!(holding(tohost).map(|l| l.0), Some(0), "tohost shares the PT_LOAD: {loads:x?}");
+    assert_eq!(machine.pc(0), entry);
+    assert_eq!(run_program("suite_layout_noflags"), Ok(0));
+}
