@@ -25,9 +25,15 @@ fn guest_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../guests/isa")
 }
 
+/// Where the programs are built: in this build's target folder (wherever CARGO_TARGET_DIR puts
+/// it), not in the checkout; `run-qemu.sh` builds them there too.
+fn guest_target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("isa-guests")
+}
+
 fn elf_path(program: &str) -> PathBuf {
-    guest_dir()
-        .join("target/riscv64imac-unknown-none-elf/release")
+    guest_target_dir()
+        .join("riscv64imac-unknown-none-elf/release")
         .join(program)
 }
 
@@ -90,7 +96,8 @@ fn build_guests() -> Result<(), String> {
     let mut cargo = Command::new("cargo");
     cargo
         .current_dir(guest_dir())
-        .args(["build", "--release", "--quiet"]);
+        .args(["build", "--release", "--quiet", "--target-dir"])
+        .arg(guest_target_dir());
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
         let inherited = (name.starts_with("CARGO_") && name != "CARGO_HOME")

@@ -3,8 +3,10 @@
 # a failure on Runqueue's emulator can be told apart from a wrong test. Usage: ./run-qemu.sh [TEST...]
 set -u
 cd "$(dirname "$0")"
-cargo build --release -q || exit 1
-bin=target/riscv64imac-unknown-none-elf/release
+# The same place the test runner (emulator/core/tests/isa.rs) builds them.
+target_dir="$(../../../scripts/target-dir.sh)/tmp/isa-guests"
+cargo build --release -q --target-dir "$target_dir" || exit 1
+bin=$target_dir/riscv64imac-unknown-none-elf/release
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=($(ls src/bin | sed 's/\.rs$//'))
 status=0
