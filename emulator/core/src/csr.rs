@@ -56,7 +56,7 @@ fn illegal() -> Trap {
 /// on RV64.
 fn reads_zero(addr: u16) -> bool {
     match addr {
-        0x3a4..=0x3ae => addr % 2 == 0,
+        0x3a4..=0x3ae => addr.is_multiple_of(2),
         0x3c0..=0x3ef | 0xb03..=0xb1f | 0x323..=0x33f | 0xc03..=0xc1f
         | MENVCFG | SENVCFG | MCOUNTINHIBIT | 0x7a0..=0x7a3 | 0xf12 | 0xf13 | 0xf15 | MVENDORID => true,
         _ => false,
