@@ -27,8 +27,8 @@ setup-i18n:
 # po/messages.pot: every translatable message of the English source (not committed).
 pot: setup-mdbook setup-i18n
 	MDBOOK_BUILD__USE_DEFAULT_PREPROCESSORS=false \
-	  MDBOOK_OUTPUT='{"xgettext": {"pot-file": "messages.pot", "granularity": 0}}' mdbook build -d target/po
-	cp target/po/messages.pot po/messages.pot
+	  MDBOOK_OUTPUT='{"xgettext": {"pot-file": "messages.pot", "granularity": 0}}' mdbook build -d $(TARGET_DIR)/po
+	cp $(TARGET_DIR)/po/messages.pot po/messages.pot
 
 # After editing the English source: merge new messages into the catalog, then translate them.
 po-update: pot

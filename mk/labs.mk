@@ -1,12 +1,12 @@
 ## Labs and the autograder (docs/labs.md).
 #   make grade LAB=sjf [SOLUTION=path] [RESULTS=results.json] [TESTS=hidden-dir]
-#   make gradescope-bundle LAB=sjf [HIDDEN=dir]   -> target/gradescope/LAB.zip (HIDDEN: tests
+#   make gradescope-bundle LAB=sjf [HIDDEN=dir]   -> $(TARGET_DIR)/gradescope/LAB.zip (HIDDEN: tests
 #                                                 the student never sees; source/hidden)
 #   make gradescope-check LAB=sjf [SOLUTION=path] -> runs the bundle in a clean directory
 #   make test-labs
 LAB ?= sjf
 SOLUTION ?= labs/$(LAB)/solution.rs
-BUNDLE_DIR := target/gradescope/$(LAB)
+BUNDLE_DIR := $(TARGET_DIR)/gradescope/$(LAB)
 BUNDLE_ZIP = $(BUNDLE_DIR).zip
 
 .PHONY: grade test-labs test-bundle gradescope-bundle gradescope-check

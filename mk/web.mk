@@ -3,8 +3,8 @@
 
 WEB_DIR := web
 WEB_SITE := book/build/runqueue
-WEB_PKG := target/web/pkg
-WASM_RAW := target/wasm32-unknown-unknown/release/runqueue_wasm.wasm
+WEB_PKG := $(TARGET_DIR)/web/pkg
+WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_wasm.wasm
 # The CLI must be the exact version the crate was built with (its schema check refuses others).
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 WASM_BINDGEN := $(TOOLS)/bin/wasm-bindgen
@@ -47,14 +47,14 @@ define install-web-site
 endef
 
 test-web: book
-	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node --test --test-concurrency=1 tests/
+	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(RUNQUEUE) node --test --test-concurrency=1 tests/
 
 # The bench guest is built by the CLI's build.rs next to the kernel.
-BENCH_ELF := target/riscv/$(RISCV_TARGET)/release/runqueue-bench
+BENCH_ELF := $(TARGET_DIR)/riscv/$(RISCV_TARGET)/release/runqueue-bench
 
 bench-web: book
 	cp $(BENCH_ELF) $(WEB_SITE)/bench.elf
-	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(ROOT)/$(RUNQUEUE) node bench.mjs
+	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(RUNQUEUE) node bench.mjs
 
 # Serves the built site; `mdbook serve` would wipe the runqueue/ folder on every rebuild.
 serve-web: book

@@ -4,15 +4,16 @@
 //     ELF, best of three each;
 //  2. time from pressing Run to the first kernel output in the demo chapter;
 //  3. the gzipped size of the page's wasm.
-// Prints a table and writes it as JSON to target/web-bench.json.
+// Prints a table and writes it as JSON to web-bench.json in cargo's target folder.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { ROOT, SITE, start } from "./browser.mjs";
+import { SITE, start } from "./browser.mjs";
+import { runqueueCli, targetDir } from "../scripts/target-dir.mjs";
 
-const RUNQUEUE = process.env.RUNQUEUE ?? join(ROOT, "target/release/runqueue");
+const RUNQUEUE = runqueueCli();
 const KERNEL_ARGS = "sched=cfs workload=fairness-unequal smp=1";
 const ROUNDS = 3;
 
@@ -64,7 +65,7 @@ try {
     wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length,
   };
   for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(18)} ${v}`);
-  writeFileSync(join(ROOT, "target/web-bench.json"), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(targetDir(), "web-bench.json"), `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   await site.stop();
 }

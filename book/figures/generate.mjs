@@ -2,7 +2,11 @@
 // chapters include into book/src/generated/. The emulator is deterministic, so these are the
 // numbers the reader's browser shows for the same settings.
 //
-//   node book/figures/generate.mjs [--cli PATH]      (RUNQUEUE=PATH works too)
+//   node book/figures/generate.mjs [--cli PATH] [--only ID --out DIR]
+//
+// The CLI is --cli, else $RUNQUEUE, else the release build in cargo's target folder (which
+// follows CARGO_TARGET_DIR); runs are cached in figures/ there. --only runs the one experiment
+// ID and writes its figure into DIR, leaving the book's figures alone.
 
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -15,18 +19,23 @@ import { checkIncludes } from "./includes.mjs";
 import { parseSpec } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
 import { normalizeCatalog } from "../widget/catalog.js";
+import { targetDir } from "../../scripts/target-dir.mjs";
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
 const OUT = path.join(ROOT, "book/src/generated");
-const CACHE = path.join(ROOT, "target/figures");
+const CACHE = path.join(targetDir(), "figures");
 const CHAPTERS = path.join(ROOT, "book/src/chapters");
 const JOBS = 2;
 
+function option(name) {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
 function cliPath() {
-  const i = process.argv.indexOf("--cli");
-  const p = i > 0 ? process.argv[i + 1] : process.env.RUNQUEUE ?? "target/release/runqueue";
+  const p = option("--cli") ?? process.env.RUNQUEUE ?? path.join(targetDir(), "release/runqueue");
   const abs = path.resolve(ROOT, p);
   if (!fs.existsSync(abs)) throw new Error(`the runqueue CLI is not at ${abs}: run \`make build\` first`);
   return abs;
@@ -63,6 +72,14 @@ async function runOne(cli, cliHash, exp) {
   return entry;
 }
 
+// The figure file of one experiment: its values, each between anchors the chapters include.
+function figure(exp, { result, events, error }) {
+  const values = error ? { error } : runValues(result);
+  values.args = `\`${exp.args}\``;
+  if (events !== undefined) values.events = "```text\n" + events + "\n```";
+  return anchored(values);
+}
+
 async function readCatalog(cli) {
   const { stdout } = await run(cli, ["run", "--append", "catalog"], { maxBuffer: 16 << 20 });
   const line = stdout.split("\n").find((l) => l.startsWith("CATALOG "));
@@ -75,6 +92,8 @@ async function main() {
   const cli = cliPath();
   const catalog = await readCatalog(cli);
   for (const exp of spec.experiments) exp.args = canonical(exp.args, catalog);
+  const only = option("--only");
+  if (only !== undefined) return generateOne(cli, spec, only, option("--out"));
   const missing = missingTwins(livePanes(CHAPTERS, catalog), spec.experiments.map((e) => e.args));
   if (missing.length) throw new Error(`live experiments whose figures the build did not make:\n  ${missing.join("\n  ")}`);
   const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
@@ -89,13 +108,7 @@ async function main() {
 
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
-  for (const exp of spec.experiments) {
-    const { result, events, error } = entries.get(exp.id);
-    const values = error ? { error } : runValues(result);
-    values.args = `\`${exp.args}\``;
-    if (events !== undefined) values.events = "```text\n" + events + "\n```";
-    fs.writeFileSync(path.join(OUT, `${exp.id}.md`), anchored(values));
-  }
+  for (const exp of spec.experiments) fs.writeFileSync(path.join(OUT, `${exp.id}.md`), figure(exp, entries.get(exp.id)));
   const results = new Map([...entries].filter(([, e]) => e.result).map(([id, e]) => [id, e.result]));
   // What each command line printed, for the browser tests to compare with the page's own run.
   const byArgs = Object.fromEntries(spec.experiments.filter((e) => results.has(e.id)).map((e) => [e.args, results.get(e.id)]));
@@ -106,6 +119,19 @@ async function main() {
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
   console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables in ${path.relative(ROOT, OUT)}`);
+}
+
+// One experiment's figure, into `out` (the book's own figures and chapters are not touched).
+async function generateOne(cli, spec, id, out) {
+  const exp = spec.experiments.find((e) => e.id === id);
+  if (!exp) throw new Error(`no experiment ${id} in experiments.json`);
+  if (!out) throw new Error("--only needs --out DIR");
+  const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
+  fs.mkdirSync(CACHE, { recursive: true });
+  const entry = await runOne(cli, cliHash, exp);
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, `${exp.id}.md`), figure(exp, entry));
+  console.log(`figures: ${exp.id} in ${out}`);
 }
 
 main().catch((e) => {

@@ -3,7 +3,9 @@
 //!
 //! Each guest is its own cargo project for a bare-metal target; it is built with a clean
 //! environment (the outer build's CARGO_*/RUSTFLAGS settings are for the host, not for it) into
-//! `target/riscv`, shared by every host profile so the kernel is built once.
+//! `riscv/` in the outer build's target folder (`target/riscv` unless CARGO_TARGET_DIR or
+//! cargo's configuration moved it; `make kernel` builds there too), shared by every host
+//! profile so the kernel is built once.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,11 +40,16 @@ const GUESTS: &[Guest] = &[
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
-    let target_dir = root.join("target/riscv");
+    let target_dir = outer_target_dir().join("riscv");
     for guest in GUESTS {
         let dir = root.join(guest.dir);
+        // Only paths that exist: cargo reruns the script, and so rebuilds the CLI, on every
+        // build while a watched path is missing.
         for watched in ["src", "Cargo.toml", "Cargo.lock", "build.rs", "link.ld", ".cargo"] {
-            println!("cargo:rerun-if-changed={}", dir.join(watched).display());
+            let path = dir.join(watched);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
         }
         for extra in guest.extra_watch {
             println!("cargo:rerun-if-changed={}", root.join(extra).display());
@@ -50,6 +57,20 @@ fn main() {
         let elf = build(&dir, &target_dir, guest.bin);
         println!("cargo:rustc-env={}={}", guest.env, elf.display());
     }
+}
+
+/// The target folder of the build running this script, wherever it is: OUT_DIR is
+/// `<target folder>[/<target triple>]/<profile>/build/<package>-<hash>/out`.
+fn outer_target_dir() -> PathBuf {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let profile = out.ancestors().nth(3).expect("OUT_DIR lies in a target folder");
+    let mut dir = profile.parent().expect("OUT_DIR lies in a target folder");
+    if let (Some(name), Ok(triple)) = (dir.file_name(), std::env::var("TARGET"))
+        && name == triple.as_str()
+    {
+        dir = dir.parent().expect("OUT_DIR lies in a target folder");
+    }
+    dir.to_path_buf()
 }
 
 fn build(dir: &Path, target_dir: &Path, bin: &str) -> PathBuf {

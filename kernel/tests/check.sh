@@ -7,8 +7,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 elf=${1:-}
 if [ -z "$elf" ]; then
-  cargo build --release -q || exit 1
-  elf=target/riscv64imac-unknown-none-elf/release/runqueue-kernel
+  # Where `make kernel` builds it.
+  target_dir="$(../scripts/target-dir.sh)/riscv"
+  cargo build --release -q --target-dir "$target_dir" || exit 1
+  elf=$target_dir/riscv64imac-unknown-none-elf/release/runqueue-kernel
 fi
 
 boot() { # smp, append

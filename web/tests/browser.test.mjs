@@ -8,12 +8,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, SITE, start } from "../browser.mjs";
+import { SITE, start } from "../browser.mjs";
 import { axe, finished, open as openPage, ready } from "../pages.mjs";
+import { runqueueCli, targetDir } from "../../scripts/target-dir.mjs";
 
 const CHAPTER = "experiments.html";
-const SHOTS = join(ROOT, "target/screenshots");
-const RUNQUEUE = process.env.RUNQUEUE ?? join(ROOT, "target/release/runqueue");
+const SHOTS = join(targetDir(), "screenshots");
+const RUNQUEUE = runqueueCli();
 
 let site;
 before(async () => {

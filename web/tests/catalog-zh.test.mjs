@@ -5,13 +5,11 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { join, resolve } from "node:path";
 import { CATALOG_ZH, SCHEDULERS, TUNABLES, UNITS, WORKLOADS } from "../../book/widget/catalog-zh.js";
 import { normalizeCatalog } from "../../book/widget/catalog.js";
+import { runqueueCli } from "../../scripts/target-dir.mjs";
 
-const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
-const RUNQUEUE = process.env.RUNQUEUE ?? join(ROOT, "target/release/runqueue");
+const RUNQUEUE = runqueueCli();
 
 function kernelCatalog() {
   const out = execFileSync(RUNQUEUE, ["run", "--append", "catalog"], { encoding: "utf8" });

@@ -8,13 +8,14 @@ import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, SITE, start } from "../browser.mjs";
+import { SITE, start } from "../browser.mjs";
 import { axe, finished, open, ready } from "../pages.mjs";
 import { STRINGS } from "../../book/widget/strings.js";
+import { targetDir } from "../../scripts/target-dir.mjs";
 
 const ZH = "zh-CN";
 const EDITIONS = [{ lang: "en", prefix: "" }, { lang: ZH, prefix: `${ZH}/` }];
-const SHOTS = join(ROOT, "target/screenshots");
+const SHOTS = join(targetDir(), "screenshots");
 // Chapter 6's word for vruntime, as the Chinese edition writes it.
 const CFS_TERM = "虚拟运行时间";
 

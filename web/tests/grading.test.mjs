@@ -10,14 +10,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, SITE, start } from "../browser.mjs";
+import { runqueueCli, targetDir } from "../../scripts/target-dir.mjs";
 
-const RUNQUEUE = process.env.RUNQUEUE ?? join(ROOT, "target/release/runqueue");
+const RUNQUEUE = runqueueCli();
 const AXE = join(ROOT, "web/node_modules/axe-core/axe.min.js");
 // One kernel copy for every build here: each grade rebuilds only the slot's crate.
-const CACHE = join(ROOT, "target/web-grade");
+const CACHE = join(targetDir(), "web-grade");
 const BUILT = join(CACHE, "target/riscv64imac-unknown-none-elf/release/runqueue-kernel");
 const GRADE_TIMEOUT = 120_000;
-const SHOTS = join(ROOT, "target/screenshots");
+const SHOTS = join(targetDir(), "screenshots");
 
 let site;
 before(async () => {

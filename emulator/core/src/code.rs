@@ -54,19 +54,22 @@ pub fn place(op: Op, offset: usize) -> Op {
 
 pub struct CodeCache {
     pages: Vec<Option<Box<Page>>>,
-    /// Holds a single page-straddling instruction while it runs.
+    /// Holds a single instruction while it runs (see [`CodeCache::scratch`]).
     scratch: Box<Page>,
+    scratch_slot: usize,
 }
 
 impl CodeCache {
     pub fn new(ram_bytes: u64) -> CodeCache {
-        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(), scratch: empty_page(0) }
+        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(), scratch: empty_page(0), scratch_slot: 0 }
     }
 
-    /// A page that runs `op`, a page-straddling instruction, from its last slot (it never
-    /// decodes anything).
-    pub fn scratch(&mut self, op: Op) -> &mut Page {
-        self.scratch.ops[SLOTS - 1] = place(op, PAGE_SIZE as usize - 2);
+    /// A page that runs `op`, fetched on its own, from the slot at page offset `offset` (a
+    /// page-straddling instruction from the last slot). It never decodes anything.
+    pub fn scratch(&mut self, op: Op, offset: usize) -> &mut Page {
+        self.scratch.ops[self.scratch_slot] = Op::UNDECODED;
+        self.scratch_slot = offset / 2 % SLOTS;
+        self.scratch.ops[self.scratch_slot] = place(op, self.scratch_slot * 2);
         &mut self.scratch
     }
 

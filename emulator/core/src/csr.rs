@@ -28,6 +28,10 @@ pub const MEPC: u16 = 0x341;
 pub const MCAUSE: u16 = 0x342;
 pub const MTVAL: u16 = 0x343;
 pub const MIP: u16 = 0x344;
+pub const PMPCFG0: u16 = 0x3a0;
+pub const PMPCFG2: u16 = 0x3a2;
+pub const PMPADDR0: u16 = 0x3b0;
+pub const PMPADDR15: u16 = 0x3bf;
 pub const MCYCLE: u16 = 0xb00;
 pub const MINSTRET: u16 = 0xb02;
 pub const CYCLE: u16 = 0xc00;
@@ -46,12 +50,22 @@ fn illegal() -> Trap {
     Trap::new(cause::ILLEGAL, 0)
 }
 
-/// CSRs that exist but always read zero and ignore writes: PMP, performance counters and
-/// events, environment configuration, debug triggers, mconfigptr.
+/// CSRs that exist but always read zero and ignore writes: the PMP entries past the 16
+/// implemented (pmpcfg4..14, even only; pmpaddr16..63), performance counters and events,
+/// environment configuration, debug triggers, mconfigptr. The odd pmpcfg CSRs do not exist
+/// on RV64.
 fn reads_zero(addr: u16) -> bool {
-    matches!(addr,
-        0x3a0..=0x3af | 0x3b0..=0x3ef | 0xb03..=0xb1f | 0x323..=0x33f | 0xc03..=0xc1f
-        | MENVCFG | SENVCFG | MCOUNTINHIBIT | 0x7a0..=0x7a3 | 0xf12 | 0xf13 | 0xf15 | MVENDORID)
+    match addr {
+        0x3a4..=0x3ae => addr.is_multiple_of(2),
+        0x3c0..=0x3ef | 0xb03..=0xb1f | 0x323..=0x33f | 0xc03..=0xc1f
+        | MENVCFG | SENVCFG | MCOUNTINHIBIT | 0x7a0..=0x7a3 | 0xf12 | 0xf13 | 0xf15 | MVENDORID => true,
+        _ => false,
+    }
+}
+
+/// The counters whose value depends on when in an instruction they are read.
+fn is_counter(addr: u16) -> bool {
+    matches!(addr, MCYCLE | MINSTRET | CYCLE | INSTRET)
 }
 
 impl Hart {
@@ -108,6 +122,8 @@ impl Hart {
             MINSTRET | INSTRET => self.ticks.wrapping_add(c.instret_delta),
             TIME => self.mtime(),
             MHARTID => self.id as u64,
+            PMPCFG0 | PMPCFG2 => c.pmp.read_cfg((addr - PMPCFG0) as usize),
+            PMPADDR0..=PMPADDR15 => c.pmp.read_addr((addr - PMPADDR0) as usize),
             a if reads_zero(a) => 0,
             _ => return None,
         })
@@ -156,9 +172,18 @@ impl Hart {
             MCAUSE => c.mcause = value,
             MTVAL => c.mtval = value,
             MIP => c.mip = (c.mip & !irq::MIP_WRITABLE) | (value & irq::MIP_WRITABLE),
+            // The counters are `ticks + delta`. During a CSR instruction `ticks` already counts
+            // it, so the writing instruction is not counted on top of the value written.
             MCYCLE => c.cycle_delta = value.wrapping_sub(self.ticks),
-            // The instruction writing minstret retires too, so it reads back value + 1 next.
             MINSTRET => c.instret_delta = value.wrapping_sub(self.ticks),
+            PMPCFG0 | PMPCFG2 => {
+                c.pmp.write_cfg((addr - PMPCFG0) as usize, value);
+                self.tlb.flush();
+            }
+            PMPADDR0..=PMPADDR15 => {
+                c.pmp.write_addr((addr - PMPADDR0) as usize, value);
+                self.tlb.flush();
+            }
             a if reads_zero(a) => {}
             _ => return false,
         }
@@ -170,7 +195,12 @@ impl Hart {
     /// translation, so the block must end.
     pub fn csr_instruction(&mut self, bus: &Bus, addr: u16, rd: usize, source: u64, kind: CsrOp, skip_write: bool) -> Result<bool, Trap> {
         self.check_access(addr, !skip_write)?;
-        let old = self.csr_read(addr, bus).ok_or_else(illegal)?;
+        let mut old = self.csr_read(addr, bus).ok_or_else(illegal)?;
+        if is_counter(addr) {
+            // `ticks` already counts this instruction, but it reads the count before it
+            // retires; after a write of V the next instruction reads V (privileged spec 3.1.11).
+            old = old.wrapping_sub(1);
+        }
         if !skip_write {
             let new = match kind {
                 CsrOp::Write => source,
@@ -193,9 +223,10 @@ impl Hart {
     }
 }
 
-/// CSRs whose writes can make an interrupt deliverable or change address translation.
+/// CSRs whose writes can make an interrupt deliverable or change address translation or
+/// memory protection.
 fn ends_block(addr: u16) -> bool {
-    matches!(addr, SSTATUS | SIE | SIP | SATP | MSTATUS | MIE | MIP | MIDELEG | MEDELEG)
+    matches!(addr, SSTATUS | SIE | SIP | SATP | MSTATUS | MIE | MIP | MIDELEG | MEDELEG | PMPCFG0 | PMPCFG2 | PMPADDR0..=PMPADDR15)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

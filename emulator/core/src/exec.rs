@@ -9,7 +9,7 @@
 use crate::bus::{le_read, le_write, Bus, PAGE_SIZE};
 use crate::code::{CodeCache, Page, SLOTS};
 use crate::csr::CsrOp;
-use crate::decode::{decode32, Kind, Op};
+use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
 use crate::hart::{cause, mstatus, Hart, RunState, Trap, PRV_M, PRV_S, PRV_U};
 
 /// Why a hart stopped running.
@@ -81,8 +81,10 @@ impl Hart {
             if deadline > now {
                 stop = stop.min(self.ticks.saturating_add(deadline - now));
             }
-            let fetched = self.fetch_page(bus, self.pc).and_then(|off| {
-                code.page(off / PAGE_SIZE as usize, bus).ok_or(Trap::new(cause::FETCH_ACCESS, self.pc))
+            // A page the PMP does not let run as a whole is run one fetched instruction at a time.
+            let fetched = self.fetch_page(bus, self.pc).and_then(|off| match off {
+                Some(off) => code.page(off / PAGE_SIZE as usize, bus).map(Some).ok_or(Trap::new(cause::FETCH_ACCESS, self.pc)),
+                None => Ok(None),
             });
             let page = match fetched {
                 Ok(page) => page,
@@ -98,12 +100,16 @@ impl Hart {
                 }
             };
             self.just_trapped = false;
-            let mut step = self.block(bus, page, stop);
+            let mut step = match page {
+                Some(page) => self.block(bus, page, stop),
+                None => Step::Straddle,
+            };
             if step == Step::Straddle {
-                step = match self.fetch_straddle(bus, self.pc) {
+                step = match self.fetch_one(bus, self.pc) {
                     Ok(op) => {
                         // Run just this op from a scratch page at the same page offset.
-                        self.block(bus, code.scratch(op), self.ticks + 1)
+                        let offset = (self.pc & (PAGE_SIZE - 1)) as usize;
+                        self.block(bus, code.scratch(op, offset), self.ticks + 1)
                     }
                     Err(t) => {
                         self.ticks += 1;
@@ -474,16 +480,22 @@ impl Hart {
         Ok(watched && bus.note_ram_write(pa, size))
     }
 
-    /// A 32-bit instruction whose upper half is on the next page: fetched and decoded each
-    /// time, since that page's mapping and contents are not part of this page's cache.
+    /// One instruction fetched and decoded on its own, a halfword at a time: a 32-bit
+    /// instruction whose upper half is on the next page (that page's mapping and contents are
+    /// not part of this page's cache), or any instruction of a page the PMP does not let run as
+    /// a whole.
     #[inline(never)]
-    fn fetch_straddle(&mut self, bus: &mut Bus, pc: u64) -> Result<Op, Trap> {
+    fn fetch_one(&mut self, bus: &mut Bus, pc: u64) -> Result<Op, Trap> {
         let mut bits = 0u32;
         for i in 0..2u64 {
             let va = pc.wrapping_add(2 * i);
-            let pa = self.translate(bus, va, crate::mmu::Access::Fetch)?;
+            let pa = self.translate(bus, va, crate::mmu::Access::Fetch, 2)?;
             let off = bus.ram_offset(pa, 2).ok_or(Trap::new(cause::FETCH_ACCESS, va))?;
-            bits |= (le_read::<2>(&bus.ram[off..]) as u32) << (16 * i);
+            let half = le_read::<2>(&bus.ram[off..]) as u16;
+            if i == 0 && !is_full_width(half) {
+                return Ok(decode16(half));
+            }
+            bits |= (half as u32) << (16 * i);
         }
         Ok(decode32(bits))
     }

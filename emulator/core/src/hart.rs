@@ -1,7 +1,8 @@
 //! A hart's architectural state, traps, interrupts and privilege changes.
 
 use crate::bus::Bus;
-use crate::mmu::{Tlb, BARE};
+use crate::mmu::{Tlb, BARE, BARE_SU};
+use crate::pmp::Pmp;
 use crate::TICKS_PER_MTIME;
 
 pub const PRV_U: u8 = 0;
@@ -110,6 +111,7 @@ pub struct Csrs {
     /// Added to the hart's tick count to give mcycle / minstret (they can be written).
     pub cycle_delta: u64,
     pub instret_delta: u64,
+    pub pmp: Pmp,
 }
 
 /// `repr(C)` with the registers first, so the interpreter addresses them from the hart's own
@@ -293,12 +295,18 @@ impl Hart {
         let ms = self.csr.mstatus;
         let paging = self.csr.satp >> 60 == 8;
         let data_prv = if self.prv == PRV_M && ms & mstatus::MPRV != 0 { ((ms & mstatus::MPP) >> mstatus::MPP_SHIFT) as u8 } else { self.prv };
-        self.data_ctx = if !paging || data_prv == PRV_M {
+        self.data_ctx = if data_prv == PRV_M {
             BARE
+        } else if !paging {
+            BARE_SU
         } else {
             data_prv as u64 | (((ms & mstatus::SUM) != 0) as u64) << 2 | (((ms & mstatus::MXR) != 0) as u64) << 3
         };
-        self.fetch_ctx = if !paging || self.prv == PRV_M { BARE } else { self.prv as u64 };
+        self.fetch_ctx = match self.prv {
+            PRV_M => BARE,
+            _ if !paging => BARE_SU,
+            prv => prv as u64,
+        };
     }
 }
 

@@ -22,6 +22,7 @@ mod fdt;
 mod hart;
 mod machine;
 mod mmu;
+mod pmp;
 mod sbi;
 mod snapshot;
 mod uart;

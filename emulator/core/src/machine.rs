@@ -142,6 +142,7 @@ impl Machine {
                     h.csr.medeleg = FIRMWARE_MEDELEG;
                     h.csr.mideleg = FIRMWARE_MIDELEG;
                     h.csr.mcounteren = 0xffff_ffff;
+                    h.csr.pmp.grant_all();
                     if id != 0 {
                         h.state = RunState::Stopped;
                     }

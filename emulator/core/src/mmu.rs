@@ -2,13 +2,21 @@
 //! RAM access a tag compare plus an add.
 //!
 //! A TLB tag is `vpn << 4 | ctx`, where the context says how the page was checked: the
-//! effective privilege plus SUM and MXR, or [`BARE`] when no translation applies. So a
-//! privilege or mstatus change needs no flush; satp writes and sfence.vma flush everything.
+//! effective privilege plus SUM and MXR, or [`BARE`] / [`BARE_SU`] when no translation
+//! applies (M-mode and S/U-mode apart, as PMP treats them differently). So a privilege or
+//! mstatus change needs no flush; satp and PMP writes and sfence.vma flush everything.
+//!
+//! Physical accesses, page-table reads included, pass the PMP check of `pmp.rs`; a page is
+//! cached only when the PMP allows the access for all of it.
 
 use crate::bus::{le_read, le_write, Bus, PAGE_SIZE, RAM_BASE};
 use crate::hart::{cause, Hart, Trap, PRV_S, PRV_U};
+use crate::pmp;
 
+/// No translation, in M-mode.
 pub const BARE: u64 = 0xf;
+/// No translation, in S- or U-mode.
+pub const BARE_SU: u64 = 0xe;
 const ENTRIES: usize = 256;
 const CTX_SUM: u64 = 1 << 2;
 const CTX_MXR: u64 = 1 << 3;
@@ -45,6 +53,15 @@ impl Access {
             Access::Store => cause::STORE_ACCESS,
         };
         Trap::new(c, va)
+    }
+
+    /// The PMP permission the access needs.
+    fn pmp_need(self) -> u8 {
+        match self {
+            Access::Fetch => pmp::X,
+            Access::Load => pmp::R,
+            Access::Store => pmp::W,
+        }
     }
 }
 
@@ -98,12 +115,18 @@ impl Default for Tlb {
 }
 
 impl Hart {
-    /// Translates `va` for `access` (no TLB).
-    pub fn translate(&mut self, bus: &mut Bus, va: u64, access: Access) -> Result<u64, Trap> {
+    /// Translates `va` for an access of `size` bytes (no TLB) and checks the PMP.
+    pub fn translate(&mut self, bus: &mut Bus, va: u64, access: Access, size: u64) -> Result<u64, Trap> {
         let ctx = if access == Access::Fetch { self.fetch_ctx } else { self.data_ctx };
-        if ctx == BARE {
-            return Ok(va);
+        let pa = if ctx == BARE || ctx == BARE_SU { va } else { self.walk(bus, va, access, ctx)? };
+        if !self.csr.pmp.allows(pa, size, access.pmp_need(), ctx == BARE) {
+            return Err(access.access_fault(va));
         }
+        Ok(pa)
+    }
+
+    /// The Sv39 walk; its page-table accesses are S-mode accesses for the PMP.
+    fn walk(&mut self, bus: &mut Bus, va: u64, access: Access, ctx: u64) -> Result<u64, Trap> {
         // Sv39: bits 63..39 must equal bit 38.
         if ((va << 25) as i64 >> 25) as u64 != va {
             return Err(access.page_fault(va));
@@ -112,7 +135,7 @@ impl Hart {
         let mut table = (self.csr.satp & ((1 << 44) - 1)) << 12;
         for level in (0..3).rev() {
             let pte_addr = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8;
-            let Some(off) = bus.ram_offset(pte_addr, 8) else {
+            let Some(off) = bus.ram_offset(pte_addr, 8).filter(|_| self.csr.pmp.allows(pte_addr, 8, pmp::R, false)) else {
                 return Err(access.access_fault(va));
             };
             let pte = le_read::<8>(&bus.ram[off..]);
@@ -140,6 +163,9 @@ impl Hart {
             }
             let dirty = if access == Access::Store { PTE_D } else { 0 };
             if pte & (PTE_A | dirty) != PTE_A | dirty {
+                if !self.csr.pmp.allows(pte_addr, 8, pmp::W, false) {
+                    return Err(access.access_fault(va));
+                }
                 le_write::<8>(&mut bus.ram[off..], pte | PTE_A | dirty);
                 bus.note_ram_write(pte_addr, 8);
             }
@@ -149,15 +175,15 @@ impl Hart {
         Err(access.page_fault(va))
     }
 
-    /// Translates `va` and, if it is ordinary RAM, remembers the page in the TLB. Returns the
-    /// physical address.
-    fn translate_fill(&mut self, bus: &mut Bus, va: u64, access: Access) -> Result<u64, Trap> {
-        let pa = self.translate(bus, va, access)?;
+    /// Translates `va` for `size` bytes and, if it is ordinary RAM whose whole page the PMP
+    /// allows, remembers the page in the TLB. Returns the physical address.
+    fn translate_fill(&mut self, bus: &mut Bus, va: u64, access: Access, size: u64) -> Result<u64, Trap> {
+        let pa = self.translate(bus, va, access, size)?;
         let page_pa = pa & !(PAGE_SIZE - 1);
-        if bus.ram_offset(page_pa, PAGE_SIZE).is_some() {
+        let ctx = if access == Access::Fetch { self.fetch_ctx } else { self.data_ctx };
+        if bus.ram_offset(page_pa, PAGE_SIZE).is_some() && self.csr.pmp.allows(page_pa, PAGE_SIZE, access.pmp_need(), ctx == BARE) {
             let page = ((page_pa - RAM_BASE) / PAGE_SIZE) as usize;
             if access != Access::Store || !bus.is_watched_page(page) {
-                let ctx = if access == Access::Fetch { self.fetch_ctx } else { self.data_ctx };
                 let (i, tag) = key(va, ctx);
                 let addend = (page_pa - RAM_BASE).wrapping_sub(va & !(PAGE_SIZE - 1));
                 self.tlb.table(access)[i] = Entry { tag, addend };
@@ -166,17 +192,18 @@ impl Hart {
         Ok(pa)
     }
 
-    /// The RAM offset of the page holding `pc` for fetching.
+    /// The RAM offset of the page holding `pc` for fetching; `None` when the PMP does not let
+    /// the whole page run, so its instructions must be fetched one at a time.
     #[inline(always)]
-    pub fn fetch_page(&mut self, bus: &mut Bus, pc: u64) -> Result<usize, Trap> {
+    pub fn fetch_page(&mut self, bus: &mut Bus, pc: u64) -> Result<Option<usize>, Trap> {
         let (i, tag) = key(pc, self.fetch_ctx);
         let e = self.tlb.fetch[i];
         if e.tag == tag {
-            return Ok(pc.wrapping_add(e.addend) as usize & !(PAGE_SIZE as usize - 1));
+            return Ok(Some(pc.wrapping_add(e.addend) as usize & !(PAGE_SIZE as usize - 1)));
         }
-        let pa = self.translate_fill(bus, pc, Access::Fetch)?;
+        let pa = self.translate_fill(bus, pc, Access::Fetch, 2)?;
         match bus.ram_offset(pa & !(PAGE_SIZE - 1), PAGE_SIZE) {
-            Some(off) => Ok(off),
+            Some(off) => Ok((self.tlb.fetch[i].tag == tag).then_some(off)),
             None => Err(Trap::new(cause::FETCH_ACCESS, pc)),
         }
     }
@@ -212,7 +239,7 @@ impl Hart {
             }
             return Ok(value);
         }
-        let pa = self.translate_fill(bus, va, Access::Load)?;
+        let pa = self.translate_fill(bus, va, Access::Load, size as u64)?;
         let mtime = self.mtime();
         bus.read(pa, size, mtime).ok_or(Trap::new(cause::LOAD_ACCESS, va))
     }
@@ -237,15 +264,15 @@ impl Hart {
         if (va & 0xfff) as usize + size > PAGE_SIZE as usize {
             // Check both pages first so a fault leaves memory untouched.
             let last = va.wrapping_add(size as u64 - 1);
-            self.translate(bus, va, Access::Store)?;
-            self.translate(bus, last, Access::Store)?;
+            self.translate(bus, va, Access::Store, 1)?;
+            self.translate(bus, last, Access::Store, 1)?;
             let mut end_block = false;
             for i in 0..size as u64 {
                 end_block |= self.store::<1>(bus, va.wrapping_add(i), value >> (8 * i))?;
             }
             return Ok(end_block);
         }
-        let pa = self.translate_fill(bus, va, Access::Store)?;
+        let pa = self.translate_fill(bus, va, Access::Store, size as u64)?;
         bus.write(pa, size, value).ok_or(Trap::new(cause::STORE_ACCESS, va))
     }
 
@@ -263,7 +290,7 @@ impl Hart {
         if e.tag == tag {
             return Ok((va.wrapping_add(e.addend) as usize, false));
         }
-        let pa = self.translate_fill(bus, va, access)?;
+        let pa = self.translate_fill(bus, va, access, size)?;
         let off = bus.ram_offset(pa, size).ok_or(access.access_fault(va))?;
         Ok((off, bus.is_watched_page(off / PAGE_SIZE as usize)))
     }

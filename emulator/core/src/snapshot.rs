@@ -11,7 +11,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 const MAGIC: &[u8; 8] = b"RQSTATE\0";
-const VERSION: u32 = 1;
+/// 2: PMP registers after the CSRs.
+const VERSION: u32 = 2;
 
 #[derive(Default)]
 struct Writer(Vec<u8>);
@@ -113,6 +114,8 @@ impl Machine {
             w.u64(h.reservation.map_or(0, |r| r.1));
             let mut csrs = h.csr.clone();
             csr_fields(&mut csrs).into_iter().for_each(|v| w.u64(*v));
+            let (pmpcfg, pmpaddr) = h.csr.pmp.registers();
+            pmpcfg.into_iter().chain(pmpaddr).for_each(|v| w.u64(v));
         }
         let b = &self.bus;
         for h in 0..MAX_HARTS {
@@ -196,6 +199,12 @@ impl Machine {
             for field in csr_fields(&mut h.csr) {
                 *field = r.u64()?;
             }
+            let pmpcfg = [r.u64()?, r.u64()?];
+            let mut pmpaddr = [0; crate::pmp::ENTRIES];
+            for a in &mut pmpaddr {
+                *a = r.u64()?;
+            }
+            h.csr.pmp.restore(pmpcfg, pmpaddr);
             h.update_ctx();
             hart_list.push(h);
         }

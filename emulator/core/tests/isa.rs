@@ -25,9 +25,15 @@ fn guest_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../guests/isa")
 }
 
+/// Where the programs are built: in this build's target folder (wherever CARGO_TARGET_DIR puts
+/// it), not in the checkout; `run-qemu.sh` builds them there too.
+fn guest_target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("isa-guests")
+}
+
 fn elf_path(program: &str) -> PathBuf {
-    guest_dir()
-        .join("target/riscv64imac-unknown-none-elf/release")
+    guest_target_dir()
+        .join("riscv64imac-unknown-none-elf/release")
         .join(program)
 }
 
@@ -63,7 +69,16 @@ fn newest_mtime(path: &Path) -> io::Result<SystemTime> {
 fn needs_build() -> io::Result<bool> {
     let dir = guest_dir();
     let mut sources = SystemTime::UNIX_EPOCH;
-    for input in ["asm", "src", "link.ld", "Cargo.toml", ".cargo"] {
+    for input in [
+        "asm",
+        "src",
+        "link.ld",
+        "suite_layout.ld",
+        "suite_layout_noflags.ld",
+        "build.rs",
+        "Cargo.toml",
+        ".cargo",
+    ] {
         sources = sources.max(newest_mtime(&dir.join(input))?);
     }
     for program in programs()? {
@@ -81,7 +96,8 @@ fn build_guests() -> Result<(), String> {
     let mut cargo = Command::new("cargo");
     cargo
         .current_dir(guest_dir())
-        .args(["build", "--release", "--quiet"]);
+        .args(["build", "--release", "--quiet", "--target-dir"])
+        .arg(guest_target_dir());
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
         let inherited = (name.starts_with("CARGO_") && name != "CARGO_HOME")
@@ -192,6 +208,10 @@ isa_programs!(
     sv39,
     misaligned,
     counters,
+    counter_writes,
+    pmp,
+    suite_layout,
+    suite_layout_noflags,
 );
 
 #[test]
@@ -209,4 +229,31 @@ fn every_program_has_a_test() {
 #[test]
 fn a_wrong_program_fails_at_its_check() {
     assert_eq!(run_program(SELFTEST), Ok(SELFTEST_CHECK));
+}
+
+/// `suite_layout_noflags` really is what it stands for: the linker put `.text.init` (with the
+/// entry) and `.tohost` in one PT_LOAD whose flags are empty, and the program still runs.
+#[test]
+fn a_linked_program_whose_entry_segment_has_no_flags_runs() {
+    ensure_built();
+    let path = elf_path("suite_layout_noflags");
+    let elf = fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let u16_at = |at: usize| u16::from_le_bytes(elf[at..at + 2].try_into().unwrap()) as usize;
+    let u32_at = |at: usize| u32::from_le_bytes(elf[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(elf[at..at + 8].try_into().unwrap());
+    let entry = u64_at(24);
+    let (phoff, phentsize, phnum) = (u64_at(32) as usize, u16_at(54), u16_at(56));
+    let loads: Vec<(u32, u64, u64)> = (0..phnum)
+        .map(|i| phoff + i * phentsize)
+        .filter(|&ph| u32_at(ph) == 1)
+        .map(|ph| (u32_at(ph + 4), u64_at(ph + 24), u64_at(ph + 40)))
+        .collect();
+    let holding = |addr: u64| loads.iter().find(|&&(_, paddr, memsz)| (paddr..paddr + memsz).contains(&addr));
+    let (flags, paddr, _) = *holding(entry).expect("a PT_LOAD holds the entry");
+    assert_eq!((flags, paddr), (0, 0x8000_0000), "the entry's PT_LOAD: {loads:x?}");
+    let machine = Machine::new(Config::default(), &elf).expect("loads");
+    let tohost = 0x8000_1000; // suite_layout_noflags.ld: the page after `.text.init`
+    assert_eq!(holding(tohost).map(|l| l.0), Some(0), "tohost shares the PT_LOAD: {loads:x?}");
+    assert_eq!(machine.pc(0), entry);
+    assert_eq!(run_program("suite_layout_noflags"), Ok(0));
 }

@@ -226,7 +226,8 @@ fn li32(value: u32) -> [u32; 4] {
 const CSRS: &[u32] = &[
     0x300, 0x301, 0x302, 0x303, 0x304, 0x305, 0x306, 0x340, 0x341, 0x342, 0x343, 0x344, 0x100,
     0x104, 0x105, 0x106, 0x140, 0x141, 0x142, 0x143, 0x144, 0x180, 0xc00, 0xc01, 0xc02, 0xb00,
-    0xb02, 0xf11, 0xf12, 0xf13, 0xf14, 0x3a0, 0x3b0, 0x30a, 0x10a, 0x7c0, 0x001,
+    0xb02, 0xf11, 0xf12, 0xf13, 0xf14, 0x3a0, 0x3a1, 0x3a2, 0x3a4, 0x3b0, 0x3b1, 0x3bf, 0x3c0,
+    0x30a, 0x10a, 0x7c0, 0x001,
 ];
 
 /// One random but well-formed instruction (32-bit or compressed).
@@ -318,6 +319,18 @@ fn prologue(rng: &mut Rng, machine_mode: bool, body_at: u64) -> Vec<u32> {
         write_csr(&mut code, 0x302, rng.next() as u32); // medeleg
         write_csr(&mut code, 0x303, rng.next() as u32); // mideleg
         write_csr(&mut code, 0x304, rng.next() as u32); // mie
+        if rng.chance(4) {
+            // Random PMP entries, perhaps locked, perhaps over the code itself.
+            for _ in 0..rng.below(4) {
+                let entry = rng.below(16) as u32;
+                write_csr(&mut code, 0x3b0 + entry, rng.next() as u32);
+            }
+            write_csr(&mut code, 0x3a0 + 2 * rng.below(2) as u32, rng.next() as u32);
+        } else {
+            // As firmware leaves it: S and U may use the first 32 GiB (NAPOT), RWX.
+            write_csr(&mut code, 0x3b0, u32::MAX);
+            write_csr(&mut code, 0x3a0, 0x1f);
+        }
     }
     write_csr(&mut code, 0x105, vector); // stvec
     write_csr(&mut code, 0x100, rng.next() as u32); // sstatus

@@ -1,0 +1,3 @@
+#![no_std]
+#![no_main]
+runqueue_isa_tests::isa_test!("pmp.S");
