@@ -119,6 +119,18 @@ export class RunCharts {
       backgroundColor: colour(t.tid),
       data: stints.filter((s) => s.tid === t.tid).map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: T.hartN(s.hart) })),
     }));
+    if (m.migrations.length) {
+      // A triangle on the hart a task moved to, in the task's colour.
+      this.timeline.data.datasets.push({
+        type: "scatter",
+        label: T.migrations(m.migrationCount),
+        pointStyle: "triangle",
+        pointRadius: 5,
+        borderColor: "#000",
+        backgroundColor: m.migrations.map((g) => colour(g.tid)),
+        data: m.migrations.map((g) => ({ x: g.at / 1e6, y: T.hartN(g.to), tid: g.tid, from: g.from, why: g.why })),
+      });
+    }
     this.timeline.update("none");
 
     const lat = m.latencySummary();

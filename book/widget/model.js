@@ -9,6 +9,8 @@ const PROGRESS_STEP_NS = 250_000;
 // So a run with thousands of short stints still draws in full, at a coarser resolution.
 const MAX_CELLS = 2000;
 const FIRST_CELL_NS = 10_000;
+// The timeline marks at most this many migrations (the first ones); the count goes on.
+const MAX_MIGRATIONS = 2000;
 // Live latency bins are 1 µs wide; the last one collects everything slower.
 const MAX_LATENCY_BINS = 1000;
 
@@ -22,6 +24,8 @@ export class RunModel {
     this.cellNs = FIRST_CELL_NS;
     this.cells = new Map(); // hart -> [Map(tid -> ns run in that cell)]
     this.harts = new Set();
+    this.migrations = []; // {tid, at, from, to, why}: a task moved to another hart's run queue
+    this.migrationCount = 0;
     this.latency = { samples: [], hist: null, min: null, avg: null, max: null };
     this.result = null;
     this.version = 0; // bumped on every change, so views redraw only when needed
@@ -63,6 +67,12 @@ export class RunModel {
           break;
         case "mark":
           if (typeof e.f.lat === "number") this.latency.samples.push(e.f.lat);
+          break;
+        case "migrate":
+          this.migrationCount++;
+          if (this.migrations.length < MAX_MIGRATIONS) {
+            this.migrations.push({ tid: e.id, at: this.rel(e), from: e.f.from, to: e.f.to, why: e.f.why });
+          }
           break;
       }
     }

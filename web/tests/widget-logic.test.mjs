@@ -138,3 +138,17 @@ test("latency comes live from marks, then from RESULT's histograms", () => {
   ] });
   assert.deepEqual(m.latencySummary(), { hist: [2, 1, 1], min: 500, avg: 1500, max: 4000 });
 });
+
+test("the run model keeps each migration for the timeline, and counts past the ones it keeps", () => {
+  const m = new RunModel();
+  m.add([
+    ev(1000, 0, "new", 1, { name: "a", rq: 0 }),
+    ev(1000, 0, "in", 1),
+    ev(5000, 1, "migrate", 1, { from: 0, to: 1, why: "periodic" }),
+  ]);
+  assert.deepEqual(m.migrations, [{ tid: 1, at: 4000, from: 0, to: 1, why: "periodic" }]);
+  const many = Array.from({ length: 2500 }, (_, i) => ev(6000 + i, 0, "migrate", 1, { from: 1, to: 0, why: "newidle" }));
+  m.add(many);
+  assert.equal(m.migrations.length, 2000);
+  assert.equal(m.migrationCount, 2501);
+});
