@@ -27,5 +27,7 @@ check() { # name, expected exit code, pattern, smp, append
 check "cfs fairness-unequal, 1 hart" 0 '^RESULT \{' 1 "sched=cfs workload=fairness-unequal"
 check "rr occupy, 2 harts" 0 '^RESULT \{' 2 "sched=rr workload=occupy"
 check "trace lines reach the UART" 0 '^@T [0-9]+ 0 in ' 1 "sched=fifo workload=fairness-equal"
+check "per-hart queues balance on 3 harts" 0 '^@T [0-9]+ [0-9] migrate [0-9]+ from=' 3 "sched=cfs workload=fairness-equal"
+check "isolcpus, nohz_full and a moved sleep timer" 0 '^RESULT \{' 2 "sched=cfs workload=intr wl.tasks=2 wl.hogs=1 wl.run_ms=200 affinity=2,1 isolcpus=1 nohz_full=1"
 check "unknown scheduler refused" 2 'fifo' 1 "sched=nope workload=spin"
 exit $fail
