@@ -29,6 +29,10 @@ after(async () => site?.stop());
 
 const results = (page) => page.evaluate(() => [...document.querySelectorAll("details.rq-result")]
   .map((d) => ({ open: d.open, label: d.querySelector(":scope > summary").textContent })));
+// The label follows the fold on its `toggle` event, which comes a task after `open` changes.
+const settle = (page, want) => page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll("details.rq-result")]
+  .map((d) => ({ open: d.open, label: d.querySelector(":scope > summary").textContent }))) === JSON.stringify(want), want, { timeout: 5000 })
+  .catch(() => {}); // on a timeout the assertion that follows reports the difference
 const run = (page, i) => page.locator(".rq-widget").nth(i).getByRole("button", { name: EN.run, exact: true }).click();
 
 test("the result is hidden before a run and shown after it", async () => {
@@ -42,7 +46,7 @@ test("the result is hidden before a run and shown after it", async () => {
 
   await run(page, 0);
   await finished(page, 0);
-  await page.waitForFunction(() => document.querySelector("details.rq-result").open, null, { timeout: 5000 });
+  await settle(page, [{ open: true, label: EN.hideResult }]);
   assert.equal(await trace.isVisible(), true, "the trace is shown once the run has finished");
   assert.deepEqual(await results(page), [{ open: true, label: EN.hideResult }]);
   assert.equal(await result.getByRole("status").textContent(), EN.resultShown, "the reader is told why it opened");
@@ -56,10 +60,12 @@ test("Show the result opens it without a run, and it folds again", async () => {
   await ready(page);
   const summary = page.locator("details.rq-result > summary").first();
   await summary.click();
+  await settle(page, [{ open: true, label: EN.hideResult }]);
   assert.equal(await page.locator("details.rq-result pre").first().isVisible(), true);
   assert.deepEqual(await results(page), [{ open: true, label: EN.hideResult }]);
   assert.equal(await page.locator(".rq-reveal-note").count(), 0, "no note: the reader opened it");
   await summary.click();
+  await settle(page, [{ open: false, label: EN.showResult }]);
   assert.deepEqual(await results(page), [{ open: false, label: EN.showResult }]);
   assert.deepEqual(await page.evaluate(() => runqueue.experiments[0].panes.map((p) => p.state)), ["idle"], "nothing ran");
   assert.deepEqual(errors, []);
@@ -118,7 +124,7 @@ test("the Chinese edition labels the result in Chinese, with and without the scr
   assert.deepEqual(await results(page), [{ open: false, label: ZH.showResult }]);
   await page.locator(".rq-widget").first().getByRole("button", { name: ZH.run, exact: true }).click();
   await finished(page, 0);
-  await page.waitForFunction(() => document.querySelector("details.rq-result").open, null, { timeout: 5000 });
+  await settle(page, [{ open: true, label: ZH.hideResult }]);
   assert.deepEqual(await results(page), [{ open: true, label: ZH.hideResult }]);
   assert.equal(await page.locator(".rq-reveal-note").textContent(), ZH.resultShown);
   assert.deepEqual(errors, []);
