@@ -43,8 +43,10 @@ book: figures web-assets setup-i18n
 	$(install-web-site)
 	msgfmt --check-format --statistics -o /dev/null po/zh-CN.po
 	$(GETTEXT_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false mdbook build -d $(ZH_BUILD)
-	@# gettext skips HTML blocks, so the label of the chapters' hidden answers is translated here.
-	sed -i 's#<summary>Answer</summary>#<summary>答案</summary>#g' $(ZH_BUILD)/chapters/*.html $(ZH_BUILD)/print.html
+	@# gettext skips HTML blocks, so the labels of the chapters' hidden answers and folded results
+	@# (book/widget/reveal.js relabels the latter from strings.js once it runs) are translated here.
+	sed -i -e 's#<summary>Answer</summary>#<summary>答案</summary>#g' \
+	  -e 's#<summary>Show the result</summary>#<summary>显示结果</summary>#g' $(ZH_BUILD)/chapters/*.html $(ZH_BUILD)/print.html
 	cp -r $(WEB_SITE) $(ZH_BUILD)/runqueue
 	node book/i18n/build-index.mjs $(ZH_BUILD)
 	node $(FIGURES_DIR)/check-links.mjs book/build

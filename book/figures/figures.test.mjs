@@ -146,3 +146,85 @@ test("a refused experiment is declared as such", () => {
   assert.equal(parseSpec(spec({ refused: true })).experiments[0].refused, true);
   assert.throws(() => parseSpec(spec({ refused: "yes" })), /refused is true or absent/);
 });
+
+// The seed reports' figures (seeds.json): each is on its source line, and no chapter or
+// translation types one by hand instead of including it from generated/seeds.md.
+const seedsModule = await import("./seeds.mjs");
+const { bookParagraphs, chapterParagraphs, checkSources, checkValues, handWritten, hasNumber, parseSeeds, poParagraphs, render, seedsMarkdown } = seedsModule;
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const SEEDS = parseSeeds(fs.readFileSync(path.join(ROOT, "book/figures/seeds.json"), "utf8"));
+// The seed reports themselves live outside the repository, beside it on the project's machines.
+const SEED_DIR = process.env.RUNQUEUE_SEEDS ?? path.resolve(ROOT, "../shared/seeds");
+
+test("every seed figure is on the line of the seed its source names, and every derived one adds up", () => {
+  assert.deepEqual(checkValues(SEEDS), []);
+});
+
+test("every seed figure's excerpt is what the seed file has on that line", (t) => {
+  if (!fs.existsSync(SEED_DIR)) return t.skip(`the seed reports are not in ${SEED_DIR} (set RUNQUEUE_SEEDS)`);
+  assert.deepEqual(checkSources(SEEDS, SEED_DIR), []);
+});
+
+test("no chapter and no translation writes a seed figure by hand", () => {
+  const paragraphs = bookParagraphs(path.join(ROOT, "book/src/chapters"), [path.join(ROOT, "po/zh-CN.po")]);
+  assert.ok(paragraphs.length > 100);
+  assert.deepEqual(handWritten(SEEDS, paragraphs), []);
+});
+
+const seedSpec = (figures) => parseSeeds(JSON.stringify({ seeds: { "001": "001.txt", "004": "004.txt" }, figures }));
+const fifo = { id: "s001-fifo", value: [1302, 1282, 1265, 1249], unit: "ms", seed: "001", line: 79, excerpt: "| fifo | 1302 | 1282 | 1265 | 1249 |", about: "finish times" };
+const loops = { id: "s004-loops", value: 9, seed: "004", line: 3, excerpt: "różnica 9 obrotów (max 766)", about: "loop count spread" };
+
+test("seed figures render as the chapters print them, and seeds.md has one anchor each", () => {
+  assert.equal(render(fifo), "1302, 1282, 1265, 1249 ms");
+  assert.equal(render({ value: 5, unit: "×" }), "5×");
+  assert.equal(render({ value: 5, unit: "ticks", format: "MAX_TIME_SLICE={}" }), "MAX_TIME_SLICE=5");
+  assert.equal(seedsMarkdown(seedSpec([fifo])), "ANCHOR: s001-fifo\n1302, 1282, 1265, 1249 ms\nANCHOR_END: s001-fifo\n");
+});
+
+test("a seed figure must be on its source line, and a derived one must add up", () => {
+  assert.ok(hasNumber("0:22.30 bash", "22.30") && hasNumber("rzędu 0,3sekundy", 0.3) && hasNumber("10ms 一个", 10));
+  assert.ok(!hasNumber("| 2023 |", 20) && !hasNumber("0:22.30", 2.3) && !hasNumber("1302", 130));
+  const wrong = { ...fifo, excerpt: "| fifo | 1302 | 1282 | 1256 | 1249 |" };
+  assert.deepEqual(checkValues(seedSpec([wrong])), [`s001-fifo: 1265 is not on seed 001 line 79: "| fifo | 1302 | 1282 | 1256 | 1249 |"`]);
+  const sum = { id: "sum", value: 5099, unit: "ms", calc: "sum({s001-fifo}) - 1" , about: "x" };
+  assert.match(checkValues(seedSpec([fifo, sum]))[0], /gives 5097, not 5099/);
+  const dir = tempTree({ "001.txt": "a\n".repeat(78) + "| fifo | 1302 | 1282 | 1265 | 1249 |\n" });
+  assert.deepEqual(checkSources(seedSpec([fifo]), dir), []);
+  assert.match(checkSources(seedSpec([{ ...fifo, line: 78 }]), dir)[0], /line 78 is "a"/);
+});
+
+test("seeds.json rejects what a chapter could not include or check", () => {
+  const bad = (f, re) => assert.throws(() => seedSpec([f]), re);
+  bad({ ...fifo, id: "s001.fifo" }, /must match/);
+  bad({ ...fifo, line: [79, 80] }, /excerpt is the text of its line/);
+  bad({ ...fifo, seed: "009" }, /seed "009" is not in/);
+  bad({ ...fifo, about: "" }, /about/);
+  bad({ ...fifo, value: [] }, /value is a number/);
+  bad({ id: "x", value: 1, calc: "{nope}", about: "x" }, /calc names "nope"/);
+  assert.throws(() => seedSpec([fifo, fifo]), /used twice/);
+});
+
+test("a seed figure typed by hand is found, in a chapter or a translation; an included one is not", () => {
+  const spec = seedSpec([fifo, loops, { ...fifo, id: "s001-shared", value: 0.1, unit: "ms", excerpt: "0.1ms", shared: true }]);
+  const chapter = chapterParagraphs("03.md", [
+    "The seed saw 1302, 1282, 1265, 1249 ms under FIFO.", "",
+    "The seed saw {{#include ../generated/seeds.md:s001-fifo}} under FIFO.", "",
+    "Our tasks finish at 1302, 1282, 1265, 1249 ms too, and a warp of 0.1 ms.", "",
+    "The seed's loops differed by 9 ({{#include ../generated/seeds.md:s004-x}}); ours by 9.", "",
+    "Seed `001` ran 9 units of 9 ms.",
+  ].join("\n"));
+  const po = poParagraphs("zh-CN.po", 'msgid "x"\nmsgstr ""\n"种子材料测得 1302、1282、"\n"1265、1249 ms"\n\n#~ msgstr "1302, 1282, 1265, 1249 ms"\n');
+  assert.deepEqual(handWritten(spec, [...chapter, ...po]), [
+    '03.md:1: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
+    '03.md:5: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
+    'zh-CN.po:2: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
+  ]);
+  // A figure at the start of a range whose end carries the unit is found too; a small one is not.
+  const time = { id: "s004-min", value: 22.22, unit: "s", seed: "004", line: 1, excerpt: "0:22.22 bash", about: "CPU time" };
+  assert.deepEqual(handWritten(seedSpec([time]), chapterParagraphs("06.md", "Loops ran 22.22 to 23.07 s.\n\nUnits of 5 to 20 ms.")),
+    ['06.md:1: "22.22 s" is seed figure s004-min; include it with {{#include ../generated/seeds.md:s004-min}}']);
+  // A bare small number counts only where the paragraph quotes the same seed.
+  const loopsQuoted = chapterParagraphs("06.md", "Seed `004` counted loops that differed by 9.\n\nThe seed's 9 units.");
+  assert.deepEqual(handWritten(spec, loopsQuoted), ['06.md:1: "9" is seed figure s004-loops; include it with {{#include ../generated/seeds.md:s004-loops}}']);
+});

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { anchored, compareTable, runValues } from "./metrics.mjs";
 import { checkIncludes } from "./includes.mjs";
+import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
 import { normalizeCatalog } from "../widget/catalog.js";
@@ -89,6 +90,9 @@ async function readCatalog(cli) {
 
 async function main() {
   const spec = parseSpec(fs.readFileSync(path.join(HERE, "experiments.json"), "utf8"));
+  const seeds = parseSeeds(fs.readFileSync(path.join(HERE, "seeds.json"), "utf8"));
+  const wrong = checkValues(seeds);
+  if (wrong.length) throw new Error(`seeds.json has figures that are not what their source says:\n  ${wrong.join("\n  ")}`);
   const cli = cliPath();
   const catalog = await readCatalog(cli);
   for (const exp of spec.experiments) exp.args = canonical(exp.args, catalog);
@@ -115,10 +119,12 @@ async function main() {
   fs.writeFileSync(path.join(OUT, "results.json"), JSON.stringify(byArgs));
   const tables = Object.fromEntries(spec.tables.map((t) => [t.id, compareTable(t, results)]));
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
+  // The seed reports' figures the chapters quote, one anchor each (book/figures/seeds.json).
+  fs.writeFileSync(path.join(OUT, "seeds.md"), seedsMarkdown(seeds));
 
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
-  console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables in ${path.relative(ROOT, OUT)}`);
+  console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables, ${seeds.figures.length} seed figures in ${path.relative(ROOT, OUT)}`);
 }
 
 // One experiment's figure, into `out` (the book's own figures and chapters are not touched).

@@ -233,6 +233,7 @@ export class Experiment {
 
   async boot() {
     const pressedAt = performance.now();
+    this.announced = false;
     const scheds = [this.settings.sched, this.vs].filter(Boolean);
     if (scheds.length !== this.panes.length) this.layoutPanes();
     let elf;
@@ -298,6 +299,11 @@ export class Experiment {
     this.status.textContent = panes.length ? panes.map((p) => `${p.heading.textContent}: ${describe(p)}`).join(" · ") + ` (${kernel})` : "";
     const errors = panes.filter((p) => p.error).map((p) => `${p.heading.textContent}: ${p.error}`);
     if (errors.length) this.alert(errors.join("; "));
+    // A run that reached its RESULT in every pane unfolds the result below it (reveal.js).
+    if (!this.announced && panes.length && panes.every((p) => p.state === "done" && p.result)) {
+      this.announced = true;
+      this.host.dispatchEvent(new CustomEvent("rq-run-finished", { bubbles: true }));
+    }
   }
 }
 

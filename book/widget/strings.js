@@ -82,6 +82,10 @@ const en = {
   tableCaption: "Per-task figures",
   finishMs: "finish (ms)",
   cpuShortMs: "CPU (ms)",
+
+  showResult: "Show the result",
+  hideResult: "Hide the result",
+  resultShown: "The experiment above has finished its run, so its result is shown. The figures below are the build's run at the default settings.",
 };
 
 const zh = {
@@ -163,6 +167,10 @@ const zh = {
   tableCaption: "各任务数据",
   finishMs: "完成（ms）",
   cpuShortMs: "CPU（ms）",
+
+  showResult: "显示结果",
+  hideResult: "隐藏结果",
+  resultShown: "上方的实验已运行完毕，因此显示其结果。下面的数据是本书构建时以默认设置运行得到的。",
 };
 
 export const STRINGS = { en, "zh-CN": zh };

@@ -2,8 +2,10 @@
 // without experiments. Otherwise it loads the catalog, the terminal and the charts, and turns
 // each `<div class="rq-experiment" data-sched=… data-workload=… data-smp=… data-args=…>`
 // into a widget. No emulator starts until the reader presses Run, and the print page, which
-// holds every chapter at once, gets a short note instead of live widgets.
+// holds every chapter at once, gets a short note instead of live widgets. The results that
+// answer a chapter's predictions stay folded until their experiment has run (reveal.js).
 
+import { mountReveals, openAll } from "./reveal.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
@@ -46,8 +48,12 @@ function showFailure(hosts, message) {
 
 async function mount() {
   const hosts = [...document.querySelectorAll(".rq-experiment")];
+  if (document.querySelector('meta[name="robots"][content="noindex"]')) {
+    openAll(true); // the print page shows every result
+    return printNotes(hosts);
+  }
+  mountReveals(T);
   if (!hosts.length) return;
-  if (document.querySelector('meta[name="robots"][content="noindex"]')) return printNotes(hosts);
   const api = { experiments: [], ready: false };
   globalThis.runqueue = api; // for the end-to-end tests and curious readers
   try {
