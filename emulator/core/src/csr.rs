@@ -105,7 +105,7 @@ impl Hart {
             MTVAL => c.mtval,
             MIP => self.mip(bus),
             MCYCLE | CYCLE => self.ticks.wrapping_add(c.cycle_delta),
-            MINSTRET | INSTRET => self.ticks.wrapping_add(c.instret_delta),
+            MINSTRET | INSTRET => self.retired().wrapping_add(c.instret_delta),
             TIME => self.mtime(),
             MHARTID => self.id as u64,
             a if reads_zero(a) => 0,
@@ -158,7 +158,7 @@ impl Hart {
             MIP => c.mip = (c.mip & !irq::MIP_WRITABLE) | (value & irq::MIP_WRITABLE),
             MCYCLE => c.cycle_delta = value.wrapping_sub(self.ticks),
             // The instruction writing minstret retires too, so it reads back value + 1 next.
-            MINSTRET => c.instret_delta = value.wrapping_sub(self.ticks),
+            MINSTRET => c.instret_delta = value.wrapping_sub(self.ticks - self.stalls),
             a if reads_zero(a) => {}
             _ => return false,
         }

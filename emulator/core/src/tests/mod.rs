@@ -12,4 +12,5 @@ mod fdt;
 mod devices;
 mod csr;
 mod machine;
+mod cache;
 mod speed;
