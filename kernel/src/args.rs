@@ -45,6 +45,13 @@ pub const GLOBAL: &[Tunable] = &[
     },
     Tunable { name: "trace", kind: Kind::Choice(&["on", "off"]), default: "on", unit: "", help: "emit trace events (trace device, or @-lines on the UART)" },
     Tunable { name: "tick_us", kind: Kind::Int { min: 100, max: 100_000 }, default: "1000", unit: "us", help: "period of each hart's scheduler tick" },
+    // The machine's data cache (docs/platform.md, "Data cache model"): the emulator reads these
+    // words from the same command line and checks them further (powers of two, whole sets);
+    // the kernel only accepts them. Ranges and defaults as in runqueue_emu::CacheConfig.
+    Tunable { name: "cache.kb", kind: Kind::Int { min: 0, max: 4096 }, default: "0", unit: "KiB", help: "size of each hart's data cache, 0 = none (with one, moving a task to another hart costs misses); provided by the machine, QEMU ignores it" },
+    Tunable { name: "cache.line", kind: Kind::Int { min: 16, max: 4096 }, default: "64", unit: "bytes", help: "data cache line size, a power of two; provided by the machine, QEMU ignores it" },
+    Tunable { name: "cache.ways", kind: Kind::Int { min: 1, max: 32 }, default: "8", unit: "ways", help: "data cache associativity (lines per set); provided by the machine, QEMU ignores it" },
+    Tunable { name: "cache.miss_ns", kind: Kind::Int { min: 0, max: 10_000 }, default: "100", unit: "ns", help: "how long a data cache miss stalls the hart, a multiple of 10 ns (default: a DRAM access); provided by the machine, QEMU ignores it" },
     crate::sched::rt::RUNTIME,
     crate::sched::rt::PERIOD,
     crate::sched::rt::RR_SLICE,

@@ -8,7 +8,7 @@
 //! as child processes: their stdout lines are timestamped the same way, and their whole-run CPU
 //! time comes from the kernel's accounting of reaped children.
 
-use runqueue_emu::{Config, Machine, Stop};
+use runqueue_emu::{Config, Machine, MachineOptions, Stop};
 use serde_json::{Value, json};
 use std::fmt;
 use std::io::{BufRead, BufReader};
@@ -37,6 +37,9 @@ pub struct BenchOptions {
     pub tinyemu: Option<PathBuf>,
     /// One tenth of the work (boot argument `quick`).
     pub quick: bool,
+    /// Machine settings for our emulator, as on a kernel command line: `cache.kb=32` gives it
+    /// a data cache. Peers do not get them.
+    pub machine: String,
 }
 
 /// One phase as one emulator ran it.
@@ -128,6 +131,8 @@ impl EmulatorRun {
 
 pub struct BenchReport {
     pub quick: bool,
+    /// Our machine's settings (`BenchOptions::machine`).
+    pub machine: String,
     pub ours: EmulatorRun,
     pub peers: Vec<EmulatorRun>,
 }
@@ -135,7 +140,7 @@ pub struct BenchReport {
 /// Runs the benchmark on our emulator, then on each peer asked for.
 pub fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let bootargs = if opts.quick { "quick" } else { "" };
-    let ours = run_ours(bootargs)?;
+    let ours = run_ours(&format!("{bootargs} {}", opts.machine))?;
     let (mut peers, mut scratch) = (Vec::new(), Scratch(Vec::new()));
     if opts.qemu {
         let mut qemu = Command::new("qemu-system-riscv64");
@@ -156,7 +161,7 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
         let config = scratch.write("bench-tinyemu.cfg", config.as_bytes())?;
         peers.push(run_peer("tinyemu", Command::new(temu).arg(&config), &ours)?);
     }
-    Ok(BenchReport { quick: opts.quick, ours, peers })
+    Ok(BenchReport { quick: opts.quick, machine: opts.machine.trim().into(), ours, peers })
 }
 
 /// A guest console line that matters to the benchmark.
@@ -213,7 +218,8 @@ fn phases_from(lines: &[(Stamp, String)], instret_of: impl Fn(&str, u64, u64) ->
 }
 
 fn run_ours(bootargs: &str) -> Result<EmulatorRun, String> {
-    let config = Config { bootargs: bootargs.into(), ..Config::default() };
+    let options = MachineOptions::parse(bootargs).map_err(|e| e.to_string())?;
+    let config = Config { bootargs: bootargs.trim().into(), cache: options.cache, ..Config::default() };
     let mut machine = Machine::new(config, BENCH_ELF).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
     let cpu_before = cpu_seconds(Who::Myself);
     let start = Instant::now();
@@ -372,7 +378,8 @@ fn num(value: Option<f64>, decimals: usize) -> String {
 impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let size = if self.quick { "quick: one tenth of the work" } else { "full size" };
-        writeln!(f, "runqueue bench ({size})")?;
+        let machine = if self.machine.is_empty() { String::new() } else { format!("; our machine: {}", self.machine) };
+        writeln!(f, "runqueue bench ({size}{machine})")?;
         write!(f, "{:<8} {:>13} {:>9} {:>9} {:>9}", "phase", "instructions", "ours s", "MIPS", "CPU MIPS")?;
         for peer in &self.peers {
             write!(f, " {:>10} {:>10}", format!("{} s", peer.name), format!("ours/{}", peer.name))?;
@@ -461,7 +468,7 @@ impl BenchReport {
                 value
             })
             .collect();
-        json!({"quick": self.quick, "ours": run_json(&self.ours), "peers": peers}).to_string()
+        json!({"quick": self.quick, "machine": self.machine, "ours": run_json(&self.ours), "peers": peers}).to_string()
     }
 }
 
@@ -513,12 +520,28 @@ mod tests {
 
     #[test]
     fn quick_run_on_ours_has_every_phase() {
-        let report = run(&BenchOptions { qemu: false, tinyemu: None, quick: true }).unwrap();
+        let report = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new() }).unwrap();
         let names: Vec<_> = report.ours.phases.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["alu", "mem", "crc", "sieve", "ecall", "timer", "mixed"]);
         assert_eq!(report.ours.phase("ecall").map(|p| p.checksum.as_str()), Some("0000000000004e20"));
         assert!(report.ours.phase("alu").is_some_and(|p| p.instructions >= 50_000_000));
         let json: Value = serde_json::from_str(&report.to_json()).unwrap();
         assert_eq!(json["ours"]["phases"].as_array().map(Vec::len), Some(7));
+    }
+
+    /// The data cache changes the guest's time, never its results: the same checksums, and
+    /// the same instructions in phases that do not count timer interrupts.
+    #[test]
+    fn the_data_cache_changes_no_results() {
+        let bare = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new() }).unwrap();
+        let cached = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.kb=32".into() }).unwrap();
+        let work = |r: &BenchReport| {
+            let timed = |p: &&Phase| p.name == SLEEPING_PHASE || p.name == "mixed";
+            r.ours.phases.iter().map(|p| (p.checksum.clone(), if timed(&p) { 0 } else { p.instructions })).collect::<Vec<_>>()
+        };
+        assert_eq!(work(&cached), work(&bare));
+        assert!(cached.to_string().contains("our machine: cache.kb=32"));
+        let bad = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.line=48".into() });
+        assert!(bad.err().is_some_and(|e| e.contains("cache.line=48")));
     }
 }

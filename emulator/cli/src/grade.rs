@@ -5,7 +5,7 @@
 use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
-use runqueue_emu::Config;
+use runqueue_emu::{Config, MachineOptions};
 use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -242,7 +242,12 @@ fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
         Build::Refused(why) => return grade_test(lab, test, &Outcome::Refused(why)),
     };
     let bootargs = format!("sched={} {}", lab.sched(), test.args);
-    let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000 };
+    // One hart, as the page grades; the data cache from the test's arguments, as everywhere.
+    let cache = match MachineOptions::parse(&bootargs) {
+        Ok(options) => options.cache,
+        Err(e) => return grade_test(lab, test, &Outcome::Aborted(&e.to_string())),
+    };
+    let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000, cache };
     match execute(elf, config, test.max_insns, |_| {}) {
         Ok(out) => match out.exit {
             Some(exit_code) => grade_test(lab, test, &Outcome::Finished { exit_code, console: &out.console, trace: &out.trace }),

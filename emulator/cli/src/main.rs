@@ -39,10 +39,15 @@ struct BenchArgs {
     /// A tenth of the work, for a quick look.
     #[arg(long)]
     quick: bool,
+    /// Settings for our machine, as on a kernel command line, e.g. "cache.kb=32" for a data
+    /// cache (docs/platform.md); peers do not get them.
+    #[arg(long, value_name = "ARGS", default_value = "")]
+    machine: String,
 }
 
 fn bench(args: &BenchArgs) -> Result<ExitCode, Failure> {
-    let options = bench::BenchOptions { qemu: args.qemu, tinyemu: args.tinyemu.clone(), quick: args.quick };
+    let options =
+        bench::BenchOptions { qemu: args.qemu, tinyemu: args.tinyemu.clone(), quick: args.quick, machine: args.machine.clone() };
     let report = bench::run(&options).map_err(Failure::Input)?;
     println!("{report}");
     if let Some(path) = &args.json {

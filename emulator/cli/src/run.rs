@@ -2,7 +2,7 @@
 
 use crate::{Failure, read_file, write_file};
 use clap::Args;
-use runqueue_emu::{Config, Machine, Stop};
+use runqueue_emu::{Config, Machine, MachineOptions, Stop};
 use runqueue_report::{chrome, console, trace};
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,7 +19,8 @@ const SLICE: u64 = 20_000_000;
 pub struct RunArgs {
     /// The ELF to boot; the bundled teaching kernel when omitted.
     pub elf: Option<PathBuf>,
-    /// Harts (1..8). Defaults to the kernel's `smp=` argument, or 1.
+    /// Harts (1..8). Defaults to the kernel's `smp=` argument, or 1. The command line's
+    /// `cache.*=` words give the harts a data cache (docs/platform.md).
     #[arg(long)]
     pub smp: Option<usize>,
     /// Kernel command line, e.g. "sched=cfs workload=spin".
@@ -66,11 +67,6 @@ impl Outcome {
             ))
         })
     }
-}
-
-/// The `smp=` value on a kernel command line, if any.
-fn smp_in(append: &str) -> Option<&str> {
-    append.split_whitespace().find_map(|w| w.strip_prefix("smp="))
 }
 
 /// Console output a run keeps (all of it still reaches `echo`): a kernel that floods the
@@ -120,16 +116,17 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         None => KERNEL.to_vec(),
     };
     let mut bootargs = args.append.trim().to_string();
-    let harts = match (args.smp, smp_in(&bootargs)) {
+    let options = MachineOptions::parse(&bootargs).map_err(|e| Failure::Input(e.to_string()))?;
+    let harts = match (args.smp, options.harts) {
         (Some(n), Some(_)) => n,
         (Some(n), None) => {
             bootargs = format!("{bootargs} smp={n}").trim().to_string();
             n
         }
-        (None, Some(v)) => v.parse().map_err(|_| Failure::Input(format!("smp={v} is not a number of harts")))?,
+        (None, Some(n)) => n,
         (None, None) => 1,
     };
-    let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum };
+    let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum, cache: options.cache };
     let mut stdout = std::io::stdout().lock();
     let outcome = execute(&elf, config, args.max_insns, |bytes| {
         let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
@@ -150,4 +147,33 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::from(exit_code.clamp(0, 255) as u8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use runqueue_emu::CacheConfig;
+    use serde_json::Value;
+
+    /// The kernel's table (which cannot see the emulator) accepts the cache words with the
+    /// machine's defaults and limits, so the book's controls offer what the machine takes.
+    #[test]
+    fn the_kernel_lists_the_cache_settings_as_the_machine_takes_them() {
+        let config = Config { bootargs: "catalog".into(), ..Config::default() };
+        let out = execute(KERNEL, config, 1 << 30, |_| {}).unwrap();
+        let line = out.console.lines().find_map(|l| l.strip_prefix("CATALOG ")).expect("a CATALOG line");
+        let catalog: Value = serde_json::from_str(line).unwrap();
+        let globals = catalog["globals"].as_array().unwrap();
+        let d = CacheConfig::default();
+        for (name, default, min, max) in [
+            ("cache.kb", d.kb, 0, CacheConfig::MAX_KB),
+            ("cache.line", d.line, CacheConfig::MIN_LINE, CacheConfig::MAX_LINE),
+            ("cache.ways", d.ways, 1, CacheConfig::MAX_WAYS),
+            ("cache.miss_ns", d.miss_ns, 0, CacheConfig::MAX_MISS_NS),
+        ] {
+            let t = globals.iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("{name} is not a global"));
+            let got = [&t["default"], &t["min"], &t["max"]].map(Value::as_u64);
+            assert_eq!(got, [default, min, max].map(|v| Some(v.into())), "{name}");
+        }
+    }
 }

@@ -40,6 +40,9 @@ fn bad_flags_and_sizes() {
     assert_refused(&runqueue(&["run", "--smp", "99"]), 125, "hart");
     assert_refused(&runqueue(&["run", "--mem", "0"]), 125, "cannot boot");
     assert_refused(&runqueue(&["run", "--append", "smp=lots"]), 125, "smp=lots");
+    assert_refused(&runqueue(&["run", "--append", "cache.kb=32 cache.line=48"]), 125, "cache.line=48: the line size must be a power of two");
+    assert_refused(&runqueue(&["run", "--append", "cache.kb=48"]), 125, "number of sets");
+    assert_refused(&runqueue(&["bench", "--quick", "--machine", "cache.miss_ns=5"]), 125, "cache.miss_ns=5");
     assert_refused(&runqueue(&["run", "--bogus"]), 2, "--bogus");
     assert_refused(&runqueue(&["run", "--max-insns", "ten"]), 2, "ten");
 }

@@ -1,5 +1,6 @@
 //! Physical address space: RAM and the devices of `docs/platform.md`.
 
+use crate::cache::DataCaches;
 use crate::uart::Uart;
 use crate::{MAX_HARTS, TICKS_PER_MTIME};
 use alloc::string::String;
@@ -47,6 +48,9 @@ pub struct Bus {
     pub code_epoch: u64,
     /// Stores into code pages not yet applied to the decoded-code cache: (address, length).
     pub code_writes: Vec<(u64, u64)>,
+    /// Every hart's data cache, when the machine has one (here, where a store on one hart can
+    /// reach the others' caches).
+    pub dcache: Option<DataCaches>,
 }
 
 /// Reads `N` little-endian bytes as a zero-extended u64.
@@ -93,6 +97,7 @@ impl Bus {
             code_pages: alloc::vec![0; pages.div_ceil(64)],
             code_epoch: 0,
             code_writes: Vec::new(),
+            dcache: None,
         })
     }
 

@@ -119,7 +119,7 @@ impl Hart {
             MTVAL => c.mtval,
             MIP => self.mip(bus),
             MCYCLE | CYCLE => self.ticks.wrapping_add(c.cycle_delta),
-            MINSTRET | INSTRET => self.ticks.wrapping_add(c.instret_delta),
+            MINSTRET | INSTRET => self.retired().wrapping_add(c.instret_delta),
             TIME => self.mtime(),
             MHARTID => self.id as u64,
             PMPCFG0 | PMPCFG2 => c.pmp.read_cfg((addr - PMPCFG0) as usize),
@@ -175,7 +175,7 @@ impl Hart {
             // The counters are `ticks + delta`. During a CSR instruction `ticks` already counts
             // it, so the writing instruction is not counted on top of the value written.
             MCYCLE => c.cycle_delta = value.wrapping_sub(self.ticks),
-            MINSTRET => c.instret_delta = value.wrapping_sub(self.ticks),
+            MINSTRET => c.instret_delta = value.wrapping_sub(self.ticks - self.stalls),
             PMPCFG0 | PMPCFG2 => {
                 c.pmp.write_cfg((addr - PMPCFG0) as usize, value);
                 self.tlb.flush();

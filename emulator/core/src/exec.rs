@@ -100,8 +100,10 @@ impl Hart {
                 }
             };
             self.just_trapped = false;
+            let cached = bus.dcache.is_some();
             let mut step = match page {
-                Some(page) => self.block(bus, page, stop),
+                Some(page) if cached => self.block::<true>(bus, page, stop),
+                Some(page) => self.block::<false>(bus, page, stop),
                 None => Step::Straddle,
             };
             if step == Step::Straddle {
@@ -109,7 +111,8 @@ impl Hart {
                     Ok(op) => {
                         // Run just this op from a scratch page at the same page offset.
                         let offset = (self.pc & (PAGE_SIZE - 1)) as usize;
-                        self.block(bus, code.scratch(op, offset), self.ticks + 1)
+                        let (scratch, stop) = (code.scratch(op, offset), self.ticks + 1);
+                        if cached { self.block::<true>(bus, scratch, stop) } else { self.block::<false>(bus, scratch, stop) }
                     }
                     Err(t) => {
                         self.ticks += 1;
@@ -145,8 +148,13 @@ impl Hart {
     /// The hot ops are inline here, in a function of its own, so the slot index and the
     /// counter stay in registers. An op's pc is only needed by a few ops, so it is not kept:
     /// it is `base + 2 * idx`.
+    ///
+    /// `CACHE` says the machine has a data cache, whose misses (in the slow paths) stall the
+    /// hart. Each machine gets its own copy of the loop, so without a cache the loop is the
+    /// one it was before the cache existed: its speed moves by several per cent with small
+    /// changes to its code, even cold ones (`docs/bench.md`).
     #[inline(never)]
-    fn block(&mut self, bus: &mut Bus, page: &mut Page, stop: u64) -> Step {
+    fn block<const CACHE: bool>(&mut self, bus: &mut Bus, page: &mut Page, mut stop: u64) -> Step {
         use Kind::*;
         let base = self.pc & !(PAGE_SIZE - 1);
         let pc_of = |idx: usize| base.wrapping_add(2 * idx as u64);
@@ -219,16 +227,47 @@ impl Hart {
                         if $cond { jump!(imm!()) } else { next!() }
                     };
                 }
+                macro_rules! loaded {
+                    ($result:expr, $ext:expr) => {
+                        match $result {
+                            Ok(v) => set!($ext(v)),
+                            Err(t) => break 'block Step::Trap(t),
+                        }
+                    };
+                }
+                macro_rules! stored {
+                    ($result:expr) => {
+                        match $result {
+                            Ok(false) => next!(),
+                            Ok(true) => break 'block Step::End(pc_of(op.next as usize)),
+                            Err(t) => break 'block Step::Trap(t),
+                        }
+                    };
+                }
+                // With the data cache, every data access takes a slow path (see `mmu`), which
+                // gets the tick count and may move it on by a miss's stall, maybe past `stop`;
+                // `stop` then moves with it, so the block ends at once. Without the cache the
+                // fast paths come first, as they always did.
+                macro_rules! stalled {
+                    () => {{
+                        stop = stop.max(self.ticks);
+                        left = stop - self.ticks;
+                    }};
+                }
                 macro_rules! load {
                     ($n:literal, $ext:expr) => {
-                        match self.load_fast::<$n>(bus, addr!()) {
-                            Some(v) => set!($ext(v)),
-                            None => {
-                                // Devices may read the time, which needs the tick count.
-                                self.ticks = stop - left;
-                                match self.load_slow(bus, addr!(), $n) {
-                                    Ok(v) => set!($ext(v)),
-                                    Err(t) => break 'block Step::Trap(t),
+                        if CACHE {
+                            self.ticks = stop - left;
+                            let result = self.load_slow(bus, addr!(), $n);
+                            stalled!();
+                            loaded!(result, $ext)
+                        } else {
+                            match self.load_fast::<$n>(bus, addr!()) {
+                                Some(v) => set!($ext(v)),
+                                None => {
+                                    // Devices may read the time, which needs the tick count.
+                                    self.ticks = stop - left;
+                                    loaded!(self.load_slow(bus, addr!(), $n), $ext)
                                 }
                             }
                         }
@@ -236,10 +275,13 @@ impl Hart {
                 }
                 macro_rules! store {
                     ($n:literal) => {
-                        match self.store::<$n>(bus, addr!(), b!()) {
-                            Ok(false) => next!(),
-                            Ok(true) => break 'block Step::End(pc_of(op.next as usize)),
-                            Err(t) => break 'block Step::Trap(t),
+                        if CACHE {
+                            self.ticks = stop - left;
+                            let result = self.store_slow(bus, addr!(), $n, b!());
+                            stalled!();
+                            stored!(result)
+                        } else {
+                            stored!(self.store::<$n>(bus, addr!(), b!()))
                         }
                     };
                 }
@@ -332,10 +374,16 @@ impl Hart {
                     Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Ecall | Ebreak | FenceI | SfenceVma | Mret | Sret | Wfi
                     | LrW | ScW | AmoSwapW | AmoAddW | AmoXorW | AmoAndW | AmoOrW | AmoMinW | AmoMaxW | AmoMinuW | AmoMaxuW
                     | LrD | ScD | AmoSwapD | AmoAddD | AmoXorD | AmoAndD | AmoOrD | AmoMinD | AmoMaxD | AmoMinuD
-                    | AmoMaxuD => match self.step_system(bus, *op, pc_of(idx), pc_of(op.next as usize), stop - left) {
-                        Step::Go(t) => jump!(t.wrapping_sub(base)),
-                        other => break 'block other,
-                    },
+                    | AmoMaxuD => {
+                        let step = self.step_system(bus, *op, pc_of(idx), pc_of(op.next as usize), stop - left);
+                        if CACHE {
+                            stalled!();
+                        }
+                        match step {
+                            Step::Go(t) => jump!(t.wrapping_sub(base)),
+                            other => break 'block other,
+                        }
+                    }
                 }
             }
         };
@@ -443,6 +491,8 @@ impl Hart {
         let (off, watched) = self.atomic_target(bus, va, size, lr)?;
         let read = |bus: &Bus| if size == 4 { le_read::<4>(&bus.ram[off..]) as i32 as i64 as u64 } else { le_read::<8>(&bus.ram[off..]) };
         let old = read(bus);
+        // LR reads the line; AMOs and SC (even one that fails) want it for writing.
+        self.touch_cache(bus, off, size as usize, !lr);
         let pa = crate::bus::RAM_BASE + off as u64;
         if lr {
             self.reservation = Some((pa, old));

@@ -126,7 +126,8 @@ pub struct Hart {
     pub prv: u8,
     pub state: RunState,
     pub csr: Csrs,
-    /// Instructions this hart retired (a trap counts as one): its time base and minstret.
+    /// The hart's time, counted in instructions: those it retired (a trap counts as one) plus
+    /// its data cache stalls. mcycle counts it; minstret leaves the stalls out.
     pub ticks: u64,
     /// Global ticks = `clock_base + ticks` while this hart runs.
     pub clock_base: u64,
@@ -143,6 +144,12 @@ pub struct Hart {
     pub just_trapped: bool,
     /// Waiting because of SBI HSM suspend (reported by hart_get_status).
     pub suspended: bool,
+    /// Ticks spent stalled on data cache misses. This and `overrun` come last so that the
+    /// fields the interpreter's loop uses keep their offsets.
+    pub stalls: u64,
+    /// Ticks a stall ran past the end of the hart's last turn, still to be taken from its
+    /// next turns (see `Machine::next_turn`).
+    pub overrun: u64,
 }
 
 impl Hart {
@@ -155,6 +162,8 @@ impl Hart {
             state: RunState::Running,
             csr: Csrs { mstatus: mstatus::XLEN_FIELDS, ..Csrs::default() },
             ticks: 0,
+            stalls: 0,
+            overrun: 0,
             clock_base: 0,
             reservation: None,
             firmware: false,
@@ -171,6 +180,11 @@ impl Hart {
     #[inline(always)]
     pub fn now(&self) -> u64 {
         self.clock_base.wrapping_add(self.ticks)
+    }
+
+    /// Instructions retired (a trap counts as one): the time less the stalls.
+    pub fn retired(&self) -> u64 {
+        self.ticks - self.stalls
     }
 
     pub fn mtime(&self) -> u64 {

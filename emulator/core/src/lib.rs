@@ -5,13 +5,15 @@
 //! Speed comes from decoding each instruction once into a compact op cached per physical
 //! page, running blocks of those ops in one `match` loop, direct-mapped software TLBs, and
 //! looking at interrupts and time only between blocks. Time is derived from retired
-//! instructions, so the same input gives the same output on every host.
+//! instructions (and, with the optional data cache, from its misses), so the same input gives
+//! the same output on every host.
 
 extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
 mod bus;
+mod cache;
 mod code;
 mod csr;
 mod decode;
@@ -23,6 +25,7 @@ mod hart;
 mod machine;
 mod mmu;
 mod pmp;
+mod options;
 mod sbi;
 mod snapshot;
 mod uart;
@@ -30,8 +33,10 @@ mod uart;
 #[cfg(test)]
 mod tests;
 
+pub use cache::CacheConfig;
 pub use error::LoadError;
 pub use machine::{BootMode, Config, Fault, Machine, Stop};
+pub use options::MachineOptions;
 
 /// Most harts a machine can have.
 pub const MAX_HARTS: usize = 8;

@@ -2,6 +2,7 @@
 //! harts in fixed quanta and skips idle time (`docs/platform.md`, "Deterministic time").
 
 use crate::bus::{Bus, Htif, RAM_BASE};
+use crate::cache::{CacheConfig, DataCaches};
 use crate::code::CodeCache;
 use crate::error::LoadError;
 use crate::exec::Exit;
@@ -24,13 +25,15 @@ pub struct Config {
     pub harts: usize,
     pub ram_bytes: u64,
     pub bootargs: String,
-    /// Instructions each hart runs before the next hart's turn.
+    /// Ticks (instructions, traps, cache stalls) each hart runs before the next hart's turn.
     pub quantum: u64,
+    /// Each hart's data cache; none by default.
+    pub cache: CacheConfig,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { harts: 1, ram_bytes: 128 << 20, bootargs: String::new(), quantum: 1000 }
+        Config { harts: 1, ram_bytes: 128 << 20, bootargs: String::new(), quantum: 1000, cache: CacheConfig::default() }
     }
 }
 
@@ -97,7 +100,7 @@ pub(crate) fn validate(config: &Config) -> Result<(), LoadError> {
     if config.bootargs.contains('\0') {
         return Err(LoadError::BootArgs("they contain a NUL character"));
     }
-    Ok(())
+    config.cache.check().map_err(LoadError::MachineOption)
 }
 
 impl Machine {
@@ -117,6 +120,7 @@ impl Machine {
         }
         let image = elf::parse(elf, RAM_BASE, ram_end, fdt_addr..fdt_addr + tree.len() as u64)?;
         let mut bus = Bus::new(config.ram_bytes, config.harts).ok_or(LoadError::OutOfMemory(config.ram_bytes))?;
+        bus.dcache = DataCaches::new(config.cache, config.harts);
         for seg in &image.segments {
             let off = (seg.paddr - RAM_BASE) as usize;
             bus.ram[off..off + seg.file_size].copy_from_slice(&elf[seg.offset..seg.offset + seg.file_size]);
@@ -172,8 +176,9 @@ impl Machine {
         Stop::Fault(fault)
     }
 
-    /// Runs until about `budget` more instructions have retired (all harts together), the
-    /// guest shuts down, or it faults.
+    /// Runs until about `budget` more ticks have passed (all harts together: instructions,
+    /// traps, and data cache stalls, which take a hart's time like instructions), the guest
+    /// shuts down, or it faults.
     pub fn run(&mut self, budget: u64) -> Stop {
         let mut left = budget;
         loop {
@@ -208,6 +213,12 @@ impl Machine {
             let ran = hart.ticks - before;
             self.pos += ran;
             left = left.saturating_sub(ran);
+            // Only a cache stall runs a hart past its turn's end; it starts its next turn that
+            // much later (`next_turn`), so its time never runs backwards.
+            if self.pos > quantum {
+                hart.overrun = self.pos - quantum;
+                self.pos = quantum;
+            }
             match exit {
                 Exit::Sbi => sbi::call(&mut self.harts, &mut self.bus, h),
                 Exit::TrapLoop => {
@@ -252,13 +263,18 @@ impl Machine {
         (hart.csr.mie & timer_bit != 0 && deadline != u64::MAX && deadline > self.clock + self.pos).then_some(deadline)
     }
 
+    /// Stalls take a hart's quantum like instructions do, so every hart's time advances by the
+    /// same quantum per round: a hart that overran its last turn starts this one that far in,
+    /// or sits it out.
     fn next_turn(&mut self) {
-        self.pos = 0;
         self.cur += 1;
         if self.cur == self.harts.len() {
             self.cur = 0;
             self.clock += self.config.quantum;
         }
+        let hart = &mut self.harts[self.cur];
+        self.pos = hart.overrun.min(self.config.quantum);
+        hart.overrun -= self.pos;
     }
 
     /// At a round start with no hart running, jumps the clock to the round in which the
@@ -294,9 +310,9 @@ impl Machine {
         Ok(())
     }
 
-    /// Ticks retired by all harts (a trap counts as one instruction).
+    /// Instructions retired by all harts (a trap counts as one; cache stalls do not).
     pub fn instret(&self) -> u64 {
-        self.harts.iter().map(|h| h.ticks).sum()
+        self.harts.iter().map(|h| h.retired()).sum()
     }
 
     /// Emulated time: the global clock plus the current hart's progress in its turn.

@@ -7,7 +7,13 @@
 //! mstatus change needs no flush; satp and PMP writes and sfence.vma flush everything.
 //!
 //! Physical accesses, page-table reads included, pass the PMP check of `pmp.rs`; a page is
-//! cached only when the PMP allows the access for all of it.
+//! entered in a TLB only when the PMP allows the access for all of it.
+//!
+//! With the data cache on, every data access must reach the cache. Rather than add a test to
+//! the inline fast paths, data entries are then filled with the [`CACHED`] bit in their tag:
+//! the fast paths never match them, so every access reaches a slow path, which does match
+//! them, charges the cache and accesses RAM (the interpreter's loop for a machine with a cache
+//! calls the slow paths directly). With the cache off the fast paths are exactly as before.
 
 use crate::bus::{le_read, le_write, Bus, PAGE_SIZE, RAM_BASE};
 use crate::hart::{cause, Hart, Trap, PRV_S, PRV_U};
@@ -17,6 +23,9 @@ use crate::pmp;
 pub const BARE: u64 = 0xf;
 /// No translation, in S- or U-mode.
 pub const BARE_SU: u64 = 0xe;
+/// Marks data TLB entries filled while the data cache is on. No computed tag has it: a VPN is
+/// at most 52 bits, so `vpn << 4 | ctx` stays below bit 56.
+const CACHED: u64 = 1 << 63;
 const ENTRIES: usize = 256;
 const CTX_SUM: u64 = 1 << 2;
 const CTX_MXR: u64 = 1 << 3;
@@ -185,6 +194,7 @@ impl Hart {
             let page = ((page_pa - RAM_BASE) / PAGE_SIZE) as usize;
             if access != Access::Store || !bus.is_watched_page(page) {
                 let (i, tag) = key(va, ctx);
+                let tag = if access != Access::Fetch && bus.dcache.is_some() { tag | CACHED } else { tag };
                 let addend = (page_pa - RAM_BASE).wrapping_sub(va & !(PAGE_SIZE - 1));
                 self.tlb.table(access)[i] = Entry { tag, addend };
             }
@@ -229,7 +239,8 @@ impl Hart {
         None
     }
 
-    /// Everything else: page crossing, TLB miss, devices, faults.
+    /// Everything else: page crossing, TLB miss, devices, faults, and every RAM access while
+    /// the data cache is on. A cache miss adds its stall to `ticks`.
     #[inline(never)]
     pub fn load_slow(&mut self, bus: &mut Bus, va: u64, size: usize) -> Result<u64, Trap> {
         if (va & 0xfff) as usize + size > PAGE_SIZE as usize {
@@ -239,7 +250,20 @@ impl Hart {
             }
             return Ok(value);
         }
+        if let Some(off) = self.cached_offset(va, Access::Load) {
+            self.touch_cache(bus, off, size, false);
+            let bytes = &bus.ram[off..];
+            return Ok(match size {
+                1 => le_read::<1>(bytes),
+                2 => le_read::<2>(bytes),
+                4 => le_read::<4>(bytes),
+                _ => le_read::<8>(bytes),
+            });
+        }
         let pa = self.translate_fill(bus, va, Access::Load, size as u64)?;
+        if let Some(off) = bus.ram_offset(pa, size as u64) {
+            self.touch_cache(bus, off, size, false);
+        }
         let mtime = self.mtime();
         bus.read(pa, size, mtime).ok_or(Trap::new(cause::LOAD_ACCESS, va))
     }
@@ -259,8 +283,9 @@ impl Hart {
         self.store_slow(bus, va, N, value)
     }
 
+    /// Everything [`Hart::store`]'s fast path does not do (see [`Hart::load_slow`]).
     #[inline(never)]
-    fn store_slow(&mut self, bus: &mut Bus, va: u64, size: usize, value: u64) -> Result<bool, Trap> {
+    pub fn store_slow(&mut self, bus: &mut Bus, va: u64, size: usize, value: u64) -> Result<bool, Trap> {
         if (va & 0xfff) as usize + size > PAGE_SIZE as usize {
             // Check both pages first so a fault leaves memory untouched.
             let last = va.wrapping_add(size as u64 - 1);
@@ -272,8 +297,41 @@ impl Hart {
             }
             return Ok(end_block);
         }
+        // Like the fast path, a cached entry is never for a watched page, so no bookkeeping.
+        if let Some(off) = self.cached_offset(va, Access::Store) {
+            self.touch_cache(bus, off, size, true);
+            let bytes = &mut bus.ram[off..];
+            match size {
+                1 => le_write::<1>(bytes, value),
+                2 => le_write::<2>(bytes, value),
+                4 => le_write::<4>(bytes, value),
+                _ => le_write::<8>(bytes, value),
+            }
+            return Ok(false);
+        }
         let pa = self.translate_fill(bus, va, Access::Store, size as u64)?;
+        if let Some(off) = bus.ram_offset(pa, size as u64) {
+            self.touch_cache(bus, off, size, true);
+        }
         bus.write(pa, size, value).ok_or(Trap::new(cause::STORE_ACCESS, va))
+    }
+
+    /// The RAM offset of `va` from a data TLB entry filled while the cache is on.
+    #[inline(always)]
+    fn cached_offset(&mut self, va: u64, access: Access) -> Option<usize> {
+        let (i, tag) = key(va, self.data_ctx);
+        let e = self.tlb.table(access)[i];
+        (e.tag == tag | CACHED).then(|| va.wrapping_add(e.addend) as usize)
+    }
+
+    /// Charges an access of `len` bytes at RAM offset `off` to this hart's data cache, if the
+    /// machine has one: each line that misses stalls the hart for the miss penalty.
+    pub fn touch_cache(&mut self, bus: &mut Bus, off: usize, len: usize, write: bool) {
+        if let Some(cache) = &mut bus.dcache {
+            let stall = cache.access(self.id, off as u64, len as u64, write);
+            self.ticks += stall;
+            self.stalls += stall;
+        }
     }
 
     /// RAM offset for an atomic access of `size` bytes: aligned, translated for a store (LR:
@@ -287,7 +345,7 @@ impl Hart {
         }
         let (i, tag) = key(va, self.data_ctx);
         let e = self.tlb.table(access)[i];
-        if e.tag == tag {
+        if e.tag & !CACHED == tag {
             return Ok((va.wrapping_add(e.addend) as usize, false));
         }
         let pa = self.translate_fill(bus, va, access, size)?;

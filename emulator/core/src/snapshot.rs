@@ -1,7 +1,10 @@
 //! Save and restore of the whole machine in a versioned little-endian format. Decoded code
 //! and TLBs are caches and are rebuilt; RAM is stored sparsely (only pages that are not zero).
+//! The data cache model is machine state, not a host cache: its tags decide future stalls, so
+//! they are saved.
 
 use crate::bus::{Bus, Htif, PAGE_SIZE};
+use crate::cache::{CacheConfig, DataCaches};
 use crate::code::CodeCache;
 use crate::error::LoadError;
 use crate::hart::{Csrs, Hart, RunState};
@@ -11,8 +14,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 const MAGIC: &[u8; 8] = b"RQSTATE\0";
-/// 2: PMP registers after the CSRs.
-const VERSION: u32 = 2;
+/// 2: PMP registers after the CSRs. 3: the data cache (its settings and tags, each hart's
+/// stalls and overrun).
+const VERSION: u32 = 3;
 
 #[derive(Default)]
 struct Writer(Vec<u8>);
@@ -89,6 +93,8 @@ impl Machine {
         w.u64(self.config.harts as u64);
         w.u64(self.config.ram_bytes);
         w.u64(self.config.quantum);
+        let cache = self.config.cache;
+        [cache.kb, cache.line, cache.ways, cache.miss_ns].into_iter().for_each(|v| w.u64(v.into()));
         w.bytes(self.config.bootargs.as_bytes());
         w.u8(self.boot_mode as u8);
         w.u64(self.clock);
@@ -110,6 +116,8 @@ impl Machine {
             w.u8(h.just_trapped as u8);
             w.u8(h.firmware as u8);
             w.u64(h.ticks);
+            w.u64(h.stalls);
+            w.u64(h.overrun);
             w.opt(h.reservation.map(|r| r.0));
             w.u64(h.reservation.map_or(0, |r| r.1));
             let mut csrs = h.csr.clone();
@@ -133,6 +141,8 @@ impl Machine {
         w.opt(b.htif.map(|h| h.tohost));
         w.opt(b.htif.and_then(|h| h.fromhost));
         w.opt(b.exit.map(|e| e as u32 as u64));
+        let tags: Vec<u8> = b.dcache.iter().flat_map(|c| c.tags.iter().flat_map(|t| t.to_le_bytes())).collect();
+        w.bytes(&tags);
         let pages: Vec<(usize, &[u8])> =
             b.ram.chunks(PAGE_SIZE as usize).enumerate().filter(|(_, p)| p.iter().any(|&x| x != 0)).collect();
         w.u64(pages.len() as u64);
@@ -156,7 +166,13 @@ impl Machine {
         let harts = r.u64()?;
         let ram_bytes = r.u64()?;
         let quantum = r.u64()?;
-        let config = Config { harts: harts.min(u64::from(u32::MAX)) as usize, ram_bytes, quantum, bootargs: r.string()? };
+        let mut cache_fields = [0u32; 4];
+        for field in &mut cache_fields {
+            *field = u32::try_from(r.u64()?).map_err(|_| bad("a data cache setting is out of range"))?;
+        }
+        let [kb, line, ways, miss_ns] = cache_fields;
+        let cache = CacheConfig { kb, line, ways, miss_ns };
+        let config = Config { harts: harts.min(u64::from(u32::MAX)) as usize, ram_bytes, quantum, bootargs: r.string()?, cache };
         validate(&config)?;
         let boot_mode = match r.u8()? {
             0 => BootMode::Supervisor,
@@ -193,6 +209,11 @@ impl Machine {
             h.just_trapped = r.u8()? != 0;
             h.firmware = r.u8()? != 0;
             h.ticks = r.u64()?;
+            h.stalls = r.u64()?;
+            h.overrun = r.u64()?;
+            if h.stalls > h.ticks {
+                return Err(bad("a hart has stalled longer than it has run"));
+            }
             let res_addr = r.opt()?;
             let res_val = r.u64()?;
             h.reservation = res_addr.map(|a| (a, res_val));
@@ -226,6 +247,17 @@ impl Machine {
         let fromhost = r.opt()?;
         bus.htif = tohost.map(|tohost| Htif { tohost, fromhost });
         bus.exit = r.opt()?.map(|e| e as u32 as i32);
+        bus.dcache = DataCaches::new(config.cache, config.harts);
+        let tags = r.bytes()?;
+        let held = bus.dcache.as_ref().map_or(0, |c| c.tags.len());
+        if tags.len() != held * 4 {
+            return Err(bad("the data cache's tags do not fit its size"));
+        }
+        if let Some(c) = &mut bus.dcache {
+            for (tag, bytes) in c.tags.iter_mut().zip(tags.chunks_exact(4)) {
+                *tag = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            }
+        }
         let pages = r.u64()?;
         let page_count = config.ram_bytes / PAGE_SIZE;
         if pages > page_count {

@@ -5,7 +5,7 @@
 //! The programs are built here with `cargo build --release` in the guest project when an ELF is
 //! missing or older than the sources, so `cargo test` alone is enough.
 
-use runqueue_emu::{BootMode, Config, Machine, Stop};
+use runqueue_emu::{BootMode, CacheConfig, Config, Machine, Stop};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -142,14 +142,29 @@ fn ensure_built() {
     }
 }
 
+/// A small data cache with short lines, so the programs' accesses miss, evict and straddle
+/// lines often: every program must pass with it too, since the cache changes only time.
+const SMALL_CACHE: CacheConfig = CacheConfig {
+    kb: 1,
+    line: 16,
+    ways: 2,
+    miss_ns: 30,
+};
+
 /// Runs one program to its HTIF exit and returns the exit code, or a description of what
 /// went wrong instead (load error, budget exhausted, machine fault).
-fn run_program(program: &str) -> Result<i32, String> {
+fn run_program(program: &str, cache: CacheConfig) -> Result<i32, String> {
     ensure_built();
     let path = elf_path(program);
     let elf = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut machine = Machine::new(Config::default(), &elf)
-        .map_err(|e| format!("{program}: cannot load: {e}"))?;
+    let mut machine = Machine::new(
+        Config {
+            cache,
+            ..Config::default()
+        },
+        &elf,
+    )
+    .map_err(|e| format!("{program}: cannot load: {e}"))?;
     if !matches!(machine.boot_mode(), BootMode::Machine) {
         return Err(format!(
             "{program}: not booted in M-mode despite its tohost symbol"
@@ -170,15 +185,22 @@ fn run_program(program: &str) -> Result<i32, String> {
     }
 }
 
-/// Panics with the failing check unless `program` passes.
+/// Panics with the failing check unless `program` passes, without and with a data cache.
 fn expect_pass(program: &str) {
-    match run_program(program) {
-        Ok(0) => {}
-        Ok(NO_CHECK) => panic!("{program}: an unexpected trap before the first check"),
-        Ok(check) => panic!(
-            "{program}: check {check} failed (CASE {check} in emulator/guests/isa/asm/{program}.S)"
-        ),
-        Err(message) => panic!("{message}"),
+    for cache in [CacheConfig::default(), SMALL_CACHE] {
+        let with = if cache.is_on() {
+            " with a data cache"
+        } else {
+            ""
+        };
+        match run_program(program, cache) {
+            Ok(0) => {}
+            Ok(NO_CHECK) => panic!("{program}{with}: an unexpected trap before the first check"),
+            Ok(check) => panic!(
+                "{program}{with}: check {check} failed (CASE {check} in emulator/guests/isa/asm/{program}.S)"
+            ),
+            Err(message) => panic!("{message}{with}"),
+        }
     }
 }
 
@@ -228,7 +250,10 @@ fn every_program_has_a_test() {
 /// The suite can fail: a program that expects `add` to subtract must fail at that check.
 #[test]
 fn a_wrong_program_fails_at_its_check() {
-    assert_eq!(run_program(SELFTEST), Ok(SELFTEST_CHECK));
+    assert_eq!(
+        run_program(SELFTEST, CacheConfig::default()),
+        Ok(SELFTEST_CHECK)
+    );
 }
 
 /// `suite_layout_noflags` really is what it stands for: the linker put `.text.init` (with the
@@ -255,5 +280,5 @@ fn a_linked_program_whose_entry_segment_has_no_flags_runs() {
     let tohost = 0x8000_1000; // suite_layout_noflags.ld: the page after `.text.init`
     assert_eq!(holding(tohost).map(|l| l.0), Some(0), "tohost shares the PT_LOAD: {loads:x?}");
     assert_eq!(machine.pc(0), entry);
-    assert_eq!(run_program("suite_layout_noflags"), Ok(0));
+    assert_eq!(run_program("suite_layout_noflags", CacheConfig::default()), Ok(0));
 }

@@ -3,7 +3,7 @@
 //!
 //! The programs are built here (cargo decides what is stale) into this test's own target dir.
 
-use runqueue_emu::{Config, Machine, Stop};
+use runqueue_emu::{Config, Machine, MachineOptions, Stop};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -44,9 +44,12 @@ fn elf_path(name: &str) -> PathBuf {
     BUILT.get_or_init(build).as_ref().unwrap_or_else(|e| panic!("{e}")).join(name)
 }
 
+/// Boots `name` on `harts` harts; the boot arguments' machine words (`cache.*=`) shape the
+/// machine, as they do for `runqueue run`.
 fn boot(name: &str, harts: usize, bootargs: &str) -> Machine {
     let elf = std::fs::read(elf_path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let config = Config { harts, bootargs: bootargs.into(), ..Config::default() };
+    let cache = MachineOptions::parse(bootargs).unwrap_or_else(|e| panic!("{name}: {e}")).cache;
+    let config = Config { harts, bootargs: bootargs.into(), cache, ..Config::default() };
     Machine::new(config, &elf).unwrap_or_else(|e| panic!("{name}: cannot boot: {e}"))
 }
 
@@ -246,10 +249,11 @@ fn determinism_reference() -> Outcome {
     reference
 }
 
-/// Runs the determinism program in each slice size and lists how each differs from `reference`.
-fn slicing_differences(reference: &Outcome, slices: &[u64]) -> Vec<String> {
+/// Runs the determinism program with boot arguments `args` in each slice size and lists how
+/// each differs from `reference`.
+fn slicing_differences(reference: &Outcome, args: &str, slices: &[u64]) -> Vec<String> {
     let differs = |&slice: &u64| {
-        let again = finish(&mut boot("determinism", 4, ""), slice);
+        let again = finish(&mut boot("determinism", 4, args), slice);
         difference(&again, reference).map(|diff| format!("slices of {slice}: {diff}"))
     };
     slices.iter().filter_map(differs).collect()
@@ -259,7 +263,7 @@ fn slicing_differences(reference: &Outcome, slices: &[u64]) -> Vec<String> {
 fn determinism_across_runs_and_slice_sizes() {
     let reference = determinism_reference();
     assert_same(&run("determinism", 4, ""), &reference, "a second run");
-    let failures = slicing_differences(&reference, &[10_000_000, 123_457, 12_345]);
+    let failures = slicing_differences(&reference, "", &[10_000_000, 123_457, 12_345]);
     assert!(failures.is_empty(), "runs in other slices differ:\n{}", failures.join("\n"));
 }
 
@@ -268,8 +272,20 @@ fn determinism_across_runs_and_slice_sizes() {
 #[test]
 fn determinism_across_slices_shorter_than_a_quantum() {
     let reference = determinism_reference();
-    let failures = slicing_differences(&reference, &[1000, 997, 7]);
+    let failures = slicing_differences(&reference, "", &[1000, 997, 7]);
     assert!(failures.is_empty(), "runs in short slices differ:\n{}", failures.join("\n"));
+}
+
+/// With a small data cache whose misses (200 instructions' time each) often run a hart past
+/// the end of its quantum, runs still agree whatever the slicing.
+#[test]
+fn determinism_with_a_data_cache() {
+    let args = "cache.kb=1 cache.line=16 cache.ways=2 cache.miss_ns=2000";
+    let reference = run("determinism", 4, args);
+    assert_eq!(reference.exit, 0, "console:\n{}", reference.console);
+    assert!(reference.time_ns > determinism_reference().time_ns, "the misses took time");
+    let failures = slicing_differences(&reference, args, &[10_000_000, 12_345, 997, 7]);
+    assert!(failures.is_empty(), "runs in other slices differ:\n{}", failures.join("\n"));
 }
 
 #[test]
@@ -348,4 +364,25 @@ fn hello_prints_the_same_bytes_as_on_qemu() {
         String::from_utf8_lossy(from_start(ours.console.as_bytes())),
         "console from START on, QEMU (left) vs Runqueue (right)"
     );
+}
+
+/// The data cache seen from a guest: stalls are cycles that are not instructions, a buffer
+/// that fits misses once, and a line another hart wrote misses again. Without `cache.kb=`
+/// nothing stalls; with it, two runs are still identical.
+#[test]
+fn data_cache_stalls_follow_the_data_between_harts() {
+    let expected = |big, small| {
+        format!(
+            "hart 0 reads 64 KiB: stalled {big} cycles, then {big}\n\
+             hart 0 reads 16 KiB: stalled {small} cycles, then 0\n\
+             hart 1 reads the 16 KiB hart 0 read: stalled {small} cycles, then 0\n\
+             hart 0 reads it again: stalled 0 cycles\n\
+             hart 1 writes it: stalled 0 cycles\n\
+             hart 0 reads what hart 1 wrote: stalled {small} cycles\n"
+        )
+    };
+    // 32 KiB of 64-byte lines, 100 ns (10 instructions) a miss.
+    expect("cache", 2, "cache.kb=32", &expected(1024 * 10, 256 * 10));
+    expect("cache", 2, "", &expected(0, 0));
+    assert_eq!(run("cache", 2, "cache.kb=32 cache.miss_ns=50"), run("cache", 2, "cache.kb=32 cache.miss_ns=50"));
 }

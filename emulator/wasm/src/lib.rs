@@ -8,7 +8,7 @@ mod grading;
 
 pub use grading::Grading;
 
-use runqueue_emu::{Config, Machine, Stop};
+use runqueue_emu::{Config, Machine, MachineOptions, Stop};
 use runqueue_report::{RunResult, chrome, console, trace};
 use wasm_bindgen::prelude::*;
 
@@ -40,13 +40,16 @@ pub struct Session {
 
 #[wasm_bindgen]
 impl Session {
-    /// Boots `elf` on `harts` harts with the kernel command line `bootargs`. Anything wrong
-    /// with the file or the configuration comes back as an error with the loader's message.
+    /// Boots `elf` on `harts` harts with the kernel command line `bootargs`, whose machine
+    /// words (`cache.*=`) are read by the same parser as the CLI's. Anything wrong with the
+    /// file or the configuration comes back as an error with the loader's message.
     #[wasm_bindgen(constructor)]
     pub fn new(elf: &[u8], harts: u32, bootargs: String) -> Result<Session, JsError> {
+        let options = MachineOptions::parse(&bootargs).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
         let config = Config {
             harts: harts as usize,
             bootargs,
+            cache: options.cache,
             ..Config::default()
         };
         let machine = Machine::new(config, elf)

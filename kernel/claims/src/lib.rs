@@ -2,7 +2,7 @@
 //! (`tests/`): each run must end cleanly with a RESULT line and a well-formed trace.
 
 use runqueue::run::{KERNEL, execute};
-use runqueue_emu::Config;
+use runqueue_emu::{Config, MachineOptions};
 use runqueue_report::{Event, RunResult, console, trace};
 
 /// Enough for every workload at its defaults, far from a hang.
@@ -14,13 +14,11 @@ pub struct Run {
     pub console: String,
 }
 
-/// Boots the kernel with `append` (which names `smp=` when it wants more than one hart).
+/// Boots the kernel with `append` (which names `smp=` when it wants more than one hart, and
+/// `cache.*=` for a data cache), as `runqueue run --append` does.
 pub fn kernel(append: &str) -> Run {
-    let harts = append
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("smp="))
-        .map_or(1, |n| n.parse().expect("smp= is a number"));
-    let config = Config { harts, bootargs: append.into(), ..Config::default() };
+    let options = MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let config = Config { harts: options.harts.unwrap_or(1), bootargs: append.into(), cache: options.cache, ..Config::default() };
     let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 0, "`{append}` exited {code}:\n{}", out.console);

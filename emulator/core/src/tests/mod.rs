@@ -13,4 +13,5 @@ mod devices;
 mod csr;
 mod machine;
 mod pmp;
+mod cache;
 mod speed;

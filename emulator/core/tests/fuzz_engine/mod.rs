@@ -14,7 +14,7 @@
 
 #![allow(dead_code)] // shared by tests/fuzz.rs and examples/fuzz.rs, which use different parts
 
-use runqueue_emu::{Config, Machine, Stop};
+use runqueue_emu::{CacheConfig, Config, Machine, Stop};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::thread;
@@ -25,6 +25,14 @@ pub const RAM_BASE: u64 = 0x8000_0000;
 pub const FUZZ_RAM: u64 = 16 << 20;
 /// Instructions each machine may run.
 pub const BUDGET: u64 = 20_000;
+/// The data cache of the execution cases that have one: small, so lines are evicted and
+/// shared between harts often.
+const FUZZ_CACHE: CacheConfig = CacheConfig {
+    kb: 1,
+    line: 16,
+    ways: 2,
+    miss_ns: 30,
+};
 const S_ENTRY: u64 = 0x8020_0000;
 
 // ---- randomness ----------------------------------------------------------------------------
@@ -361,6 +369,8 @@ pub struct Case {
     pub elf: Vec<u8>,
     pub regs: Vec<(usize, u64)>,
     pub harts: usize,
+    /// Whether the machine has a data cache (`FUZZ_CACHE`).
+    pub cache: bool,
 }
 
 /// A valid ELF that exits 0 at once: M-mode (stores 1 to `tohost`) or S-mode (SBI legacy
@@ -484,6 +494,7 @@ fn loader_case(seed: u64) -> Case {
         elf,
         regs: Vec::new(),
         harts: 1,
+        cache: false,
     }
 }
 
@@ -551,6 +562,7 @@ fn execution_case(seed: u64) -> Case {
         elf,
         regs,
         harts: 1 + rng.below(2) as usize,
+        cache: rng.chance(2),
     }
 }
 
@@ -580,6 +592,11 @@ pub fn run_case(case: &Case) -> Result<Outcome, String> {
         let config = Config {
             harts: case.harts,
             ram_bytes: FUZZ_RAM,
+            cache: if case.cache {
+                FUZZ_CACHE
+            } else {
+                CacheConfig::default()
+            },
             ..Config::default()
         };
         let Ok(mut machine) = Machine::new(config, &case.elf) else {
