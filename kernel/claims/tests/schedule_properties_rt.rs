@@ -99,8 +99,11 @@ fn bvt_never_runs_a_task_past_the_switch_allowance() {
 /// What the precise timer of the deadline class allows past the exact instant: the
 /// interrupt, the switch and the trace lines on the emulator (about 20 us for an idle
 /// wakeup, `cyclictest wl.load=0`), plus, with two harts, waiting for the kernel lock while
-/// the other hart finishes its turn in it; far below a 1 ms tick.
-const PRECISE_SLACK_NS: u64 = 100_000;
+/// the other hart finishes its turn in it; far below a 1 ms tick. Measured worst case: 115 us
+/// on two harts, where a budget timer armed for 21.3128 ms was taken at 21.39 ms because its
+/// hart spun, interrupts masked, for the lock the other hart held through its own timer
+/// interrupt (the scans of every server and priority queue).
+const PRECISE_SLACK_NS: u64 = 150_000;
 
 /// Setups of `workload=deadline` whose jobs use their whole budget, so servers throttle.
 const DL_SETUPS: [&str; 4] = [
