@@ -27,9 +27,11 @@ fn balancing_evens_out_four_tasks_on_three_harts() {
     // pair shares the third.
     assert!(props::balanced(&alone.events, 3, 4_100_000).is_err(), "an unbalanced run passed the idle-hart property");
 
-    let balanced = kernel(base);
+    // Which task is moved when depends on where the passes fall among the ticks, so over a
+    // short run one task can be unlucky; over 0.6 s of CPU each the moves even out.
+    let balanced = kernel(&format!("{base} wl.units=200"));
     let spread = runqueue_kernel_claims::spread(&balanced.finish());
-    assert!(spread < 0.2, "with balancing the finish times should be within 20 % of each other: {:?}", balanced.finish());
+    assert!(spread < 0.15, "with balancing the finish times should be within 15 % of each other: {:?}", balanced.finish());
     let periodic = balanced.events.iter().filter(|e| e.kind == Kind::Migrate && e.get("why") == Some("periodic")).count();
     assert!(periodic >= 3, "balancing should have moved tasks several times, moved {periodic}");
 }
@@ -130,7 +132,8 @@ fn migration_renormalises_a_tasks_virtual_time() {
 /// 100 ns): a task that touches a 16 KiB working set each 1 ms unit keeps it in its hart's
 /// cache while pinned, and misses on all of it after each move. Two tasks that move to the
 /// other hart after every unit (`wl.hop=1`) finish fewer units with the cache than without it,
-/// while two pinned tasks finish as many.
+/// while two tasks that stay put lose almost nothing (only the misses on the kernel's data the
+/// two harts share).
 #[test]
 fn with_the_cache_model_a_task_moved_every_unit_does_less_work() {
     let units = |extra: &str| -> u64 {
@@ -139,7 +142,20 @@ fn with_the_cache_model_a_task_moved_every_unit_does_less_work() {
     };
     let (pinned, pinned_cached) = (units(""), units("cache.kb=32"));
     let (moving, moving_cached) = (units("wl.hop=1"), units("wl.hop=1 cache.kb=32"));
-    assert!(pinned_cached + 2 >= pinned, "pinned tasks lost work to the cache: {pinned_cached} units vs {pinned}");
+    assert!(pinned_cached as f64 >= 0.99 * pinned as f64, "tasks that stay lost work to the cache: {pinned_cached} units vs {pinned}");
     assert!((moving_cached as f64) < 0.985 * moving as f64, "moving tasks: {moving_cached} units with the cache vs {moving} without");
     assert!(moving < pinned, "moving costs something even without a cache (the switches): {moving} vs {pinned}");
+}
+
+/// A real-time task takes its hart's capacity from the fair tasks queued there (Linux's
+/// `scale_rt_capacity`): balancing moves them to a hart with room rather than leaving them
+/// to starve while another hart runs one fair task.
+#[test]
+fn fair_tasks_queued_behind_a_real_time_task_move_to_a_hart_with_room() {
+    let run = kernel("sched=cfs workload=spin smp=2 wl.tasks=3 wl.run_ms=400 rtprio=10");
+    let cpu = run.cpu();
+    assert!(cpu[0] > 390_000_000, "the real-time task should keep its hart: {cpu:?}");
+    for (i, &c) in cpu[1..].iter().enumerate() {
+        assert!(c > 150_000_000, "fair task {} got {c} ns of 400 ms: {cpu:?}", i + 1);
+    }
 }

@@ -25,6 +25,8 @@ use runqueue_policies::cfs::weight_of;
 const IMBALANCE_PCT: u64 = 117;
 /// Failed balancing passes after which a cache-hot task may be moved anyway.
 const CACHE_NICE_TRIES: u32 = 1;
+/// A CPU's full capacity (`SCHED_CAPACITY_SCALE`).
+const CAPACITY: u64 = 1024;
 
 const HARTS: &[&str] = &["0", "1", "2", "3"];
 
@@ -91,6 +93,9 @@ pub struct Smp {
     pub balance_ns: u64,
     pub migration_cost_ns: u64,
     pub nr_migrate: usize,
+    /// What a real-time task running on a hart leaves fair tasks of its capacity: the share
+    /// RT throttling keeps for them (1 of 1024 without throttling).
+    fair_capacity: u64,
     next_balance: [u64; MAX_HARTS],
     /// Per hart: periodic passes in a row that moved nothing (`nr_balance_failed`).
     failed: [u32; MAX_HARTS],
@@ -108,6 +113,7 @@ impl Smp {
         balance_ns: 0,
         migration_cost_ns: 0,
         nr_migrate: 0,
+        fair_capacity: CAPACITY,
         next_balance: [0; MAX_HARTS],
         failed: [0; MAX_HARTS],
         active: [None; MAX_HARTS],
@@ -130,6 +136,10 @@ impl Smp {
             balance_ns: s.int("balance_ms") as u64 * 1_000_000,
             migration_cost_ns: s.int("sched_migration_cost_ns") as u64,
             nr_migrate: s.int("sched_nr_migrate") as usize,
+            fair_capacity: match (s.int("rt.runtime_us"), s.int("rt.period_us")) {
+                (runtime, period) if runtime >= 0 => (CAPACITY - CAPACITY * runtime as u64 / period as u64).max(1),
+                _ => 1,
+            },
             ..Smp::ONE
         })
     }
@@ -185,8 +195,25 @@ impl Kernel {
         self.queue_tasks(h).count()
     }
 
+    /// The load of hart `h`'s fair queue scaled by the capacity fair tasks have there: a hart
+    /// running a real-time or deadline task leaves them only what RT throttling leaves
+    /// (Linux's `scale_rt_capacity`, here from what runs now rather than an average), so its
+    /// waiting fair tasks weigh as if on a much smaller CPU and move elsewhere.
     fn load(&self, h: usize) -> u64 {
-        self.queue_tasks(h).map(|t| weight_of(self.tasks[t].nice)).sum()
+        let load: u64 = self.queue_tasks(h).map(|t| weight_of(self.tasks[t].nice)).sum();
+        let running = self.current[h];
+        if running == 0 || self.tasks[running].class == Class::Fair {
+            return load;
+        }
+        load * CAPACITY / self.smp.fair_capacity
+    }
+
+    /// Whether hart `h`'s queue has a fair task to spare (`nr_running > 1`): two or more
+    /// runnable, or one waiting while a real-time or deadline task holds the hart.
+    fn crowded(&self, h: usize) -> bool {
+        let running = self.current[h];
+        let held = running != 0 && self.tasks[running].class != Class::Fair;
+        self.nr_running(h) >= if held { 1 } else { 2 }
     }
 
     fn idle(&self, h: usize) -> bool {
@@ -306,7 +333,7 @@ impl Kernel {
         let key = |h: usize| {
             if idle { self.nr_running(h) as u64 } else { self.load(h) }
         };
-        let candidates = (0..self.harts).filter(|&h| h != local && domain & (1 << h) != 0 && self.nr_running(h) >= 2);
+        let candidates = (0..self.harts).filter(|&h| h != local && domain & (1 << h) != 0 && self.crowded(h));
         let Some(busiest) = candidates.max_by_key(|&h| (key(h), core::cmp::Reverse(h))) else {
             return;
         };
