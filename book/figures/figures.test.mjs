@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { checkLinks } from "./check-links.mjs";
-import { checkIncludes } from "./includes.mjs";
-import { anchored, compareTable, groupOf, runValues } from "./metrics.mjs";
+import { checkIncludes, includedAnchors } from "./includes.mjs";
+import { PENDING, anchored, compareTable, groupOf, pendingValues, runValues, traceValues } from "./metrics.mjs";
 import { parseSpec } from "./spec.mjs";
 
 const task = (tid, name, finish, cpu, iterations) =>
@@ -29,6 +29,8 @@ test("values are computed from the RESULT, per task, per group and overall", () 
   assert.equal(v.long_over_short, "3.33");
   assert.equal(v.cpu_spread_pct, "87.5");
   assert.equal(v.iter_spread_pct, "80.0");
+  assert.equal(v.iter_total, "58");
+  assert.equal(v.wait_total_ms, "500.0");
   assert.equal(v.us_per_iter, (1e9 / 58 / 1000).toFixed(1));
   assert.match(v.table, /^\| task \| finish \(ms\)/);
   assert.equal(v.table.split("\n").length, 2 + 3);
@@ -227,4 +229,81 @@ test("a seed figure typed by hand is found, in a chapter or a translation; an in
   // A bare small number counts only where the paragraph quotes the same seed.
   const loopsQuoted = chapterParagraphs("06.md", "Seed `004` counted loops that differed by 9.\n\nThe seed's 9 units.");
   assert.deepEqual(handWritten(spec, loopsQuoted), ['06.md:1: "9" is seed figure s004-loops; include it with {{#include ../generated/seeds.md:s004-loops}}']);
+});
+
+test("the trace gives each task's first queue, its moves by reason, and each hart's switching time", () => {
+  const run = {
+    smp: 3,
+    tasks: [task(1, "spin0", 1e9, 5e8, 50), task(2, "spin1", 1e9, 9e8, 90), task(3, "spin2", 1e9, 9e8, 88), task(4, "spin3", 1e9, 6e8, 60)],
+  };
+  const trace = [
+    "T 100 0 new 1 name=spin0 class=fair rq=0 vr=5 min=5",
+    "T 110 0 new 2 name=spin1 class=fair rq=1 vr=5 min=5",
+    "T 120 0 new 3 name=spin2 class=fair rq=2 vr=5 min=5",
+    "T 130 0 new 4 name=spin3 class=fair rq=0 vr=5 min=5",
+    "T 200 0 in 1 vr=5 min=5",
+    "T 1200 0 out 1 why=preempt ran=1000",
+    "T 1250 0 in 4 vr=5 min=5",
+    "T 2000 1 migrate 4 from=0 to=1 why=periodic vr=9 min=9",
+    "T 2100 2 migrate 4 from=1 to=2 why=newidle vr=9 min=9",
+    "T 2500 0 out 4 why=sleep ran=1250",
+    "T 3000 0 wake 4 rq=0 vr=20 min=30",
+    "T 3100 1 wake 2 rq=1 vr=40 min=30",
+    "T 3200 0 mark 4 iter=1",
+    "",
+  ].join("\n");
+  const v = traceValues(trace, run);
+  assert.equal(v.rq_at_start, "2 / 1 / 1");
+  assert.equal(v.migrations, "2");
+  assert.equal(v.migrations_periodic, "1");
+  assert.equal(v.migrations_newidle, "1");
+  assert.equal(v.migrations_active, "0");
+  assert.equal(v.spin3_migrations, "2");
+  assert.equal(v.spin0_migrations, "0");
+  assert.equal(v.spin3_rq, "0");
+  assert.equal(v.hart0_ran_ms, (2250 / 1e6).toFixed(1));
+  assert.equal(v.hart0_between_ms, (50 / 1e6).toFixed(1));
+  assert.equal(v.between_total_ms, (50 / 1e6).toFixed(1));
+  assert.equal(v.wakes, "2");
+  assert.equal(v.wakes_behind_min, "1");
+  assert.equal(v.spin3_wakes_hart0, "1");
+  assert.equal(v.spin3_wakes_hart1, "0");
+  assert.equal(v.spin0_first_hart, "0");
+  assert.equal(v.balance_passes, "2");
+  assert.equal(v.balance_max_moved, "1");
+  // By first queue: spin0 and spin3 started on hart 0.
+  assert.equal(v.rq0_cpu_min_ms, "500.0");
+  assert.equal(v.rq0_cpu_max_ms, "600.0");
+  assert.equal(v.rq0_iter_max, "60");
+  assert.equal(v.rq1_iter_min, "90");
+  const batch = ["T 5 0 migrate 2 from=1 to=0 why=periodic", "T 5 0 migrate 3 from=1 to=0 why=periodic", "T 9 0 migrate 4 from=1 to=0 why=periodic"];
+  const b = traceValues(batch.join("\n"), run);
+  assert.deepEqual([b.balance_passes, b.balance_max_moved, b.migrations_periodic], ["2", "2", "3"]);
+  assert.throws(() => traceValues("T 1 0 migrate 1 from=0 to=1 why=sideways", run), /why=sideways/);
+  // One shared queue: no rq= anywhere.
+  assert.equal(traceValues("T 1 0 new 1 name=spin0 class=fair vr=1 min=1", run).rq_at_start, "n/a");
+});
+
+test("a run pending a setting the kernel lacks shows as pending in tables and in the figures quoted", () => {
+  const t = compareTable({ id: "t", metric: "iterations", corner: "cache", rows: [["off", "one"], ["on", "two"]] },
+    new Map([["one", result], ["two", PENDING]]));
+  assert.deepEqual(t.split("\n").slice(2), ["| off | 40 | 10 | 8 |", "| on | (pending) | (pending) | (pending) |"]);
+  const all = compareTable({ id: "t", metric: "latency", rows: [["on", "two"]] }, new Map([["two", PENDING]]));
+  assert.match(all, /\| on \| \(pending\) \| \(pending\)/);
+  assert.deepEqual(pendingValues(["iters", "spin0_cpu_ms"], "cache.kb"), {
+    iters: "(pending: needs `cache.kb=`)",
+    spin0_cpu_ms: "(pending: needs `cache.kb=`)",
+  });
+  const dir = tempTree({ "ch/a.md": "x {{#include ../generated/run.md:iters}} {{#include ../generated/run.md:time_ms}} {{#include ../generated/other.md:x}}" });
+  assert.deepEqual([...includedAnchors(path.join(dir, "ch")).get("run.md")].sort(), ["iters", "time_ms"]);
+});
+
+test("the spec checks the keys for traces, long runs, the machine's turn and pending settings", () => {
+  const spec = (extra) => JSON.stringify({ experiments: [{ id: "a", args: "sched=cfs", ...extra }], tables: [] });
+  const e = parseSpec(spec({ trace: true, max_insns: 20e9, quantum: 100, needs: "cache.kb" })).experiments[0];
+  assert.deepEqual([e.trace, e.max_insns, e.quantum, e.needs], [true, 20e9, 100, "cache.kb"]);
+  assert.throws(() => parseSpec(spec({ trace: 1 })), /trace is true or absent/);
+  assert.throws(() => parseSpec(spec({ max_insns: -5 })), /max_insns must be a positive/);
+  assert.throws(() => parseSpec(spec({ quantum: 1.5 })), /quantum must be a positive/);
+  assert.throws(() => parseSpec(spec({ needs: "a b" })), /needs names one setting/);
 });

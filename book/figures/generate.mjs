@@ -14,8 +14,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { anchored, compareTable, runValues } from "./metrics.mjs";
-import { checkIncludes } from "./includes.mjs";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { PENDING, anchored, compareTable, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
@@ -42,15 +43,24 @@ function cliPath() {
   return abs;
 }
 
-// Same binary (it bundles the kernel) and same arguments give the same run: cache on both.
+// Same binary (it bundles the kernel) and same arguments give the same run: cache on both. A
+// run with `trace` keeps its whole trace in the cache (gzipped), so that the figures drawn from
+// it follow metrics.mjs without running it again.
 async function runOne(cli, cliHash, exp) {
-  const key = createHash("sha256").update(`${cliHash}\n${exp.args}\n${exp.events}`).digest("hex").slice(0, 24);
+  const key = createHash("sha256")
+    .update(`${cliHash}\n${exp.args}\n${exp.events}\n${exp.trace}\n${exp.max_insns}\n${exp.quantum}`)
+    .digest("hex")
+    .slice(0, 24);
   const cached = path.join(CACHE, `${key}.json`);
-  if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, "utf8"));
+  const traced = path.join(CACHE, `${key}.events.gz`);
+  const withTrace = (entry) => (exp.trace && entry.result ? { ...entry, trace: traceValues(gunzipSync(fs.readFileSync(traced)).toString("utf8"), entry.result) } : entry);
+  if (fs.existsSync(cached) && (!exp.trace || fs.existsSync(traced))) return withTrace(JSON.parse(fs.readFileSync(cached, "utf8")));
   const json = path.join(CACHE, `${key}.result.tmp`);
   const events = path.join(CACHE, `${key}.events.tmp`);
   const argv = ["run", "--append", exp.args, "--json", json];
-  if (exp.events) argv.push("--events", events);
+  if (exp.events || exp.trace) argv.push("--events", events);
+  if (exp.max_insns) argv.push("--max-insns", String(exp.max_insns));
+  if (exp.quantum) argv.push("--quantum", String(exp.quantum));
   let entry;
   try {
     await run(cli, argv, { maxBuffer: 64 << 20 });
@@ -64,18 +74,20 @@ async function runOne(cli, cliHash, exp) {
     }
     entry = { error };
   }
-  if (exp.events) {
-    entry.events = fs.readFileSync(events, "utf8").trimEnd().split("\n").slice(0, exp.events).join("\n");
+  if (exp.events || exp.trace) {
+    const text = fs.readFileSync(events, "utf8");
+    if (exp.events) entry.events = text.trimEnd().split("\n").slice(0, exp.events).join("\n");
+    if (exp.trace) fs.writeFileSync(traced, gzipSync(text));
     fs.rmSync(events);
   }
   fs.rmSync(json, { force: true });
   fs.writeFileSync(cached, JSON.stringify(entry));
-  return entry;
+  return withTrace(entry);
 }
 
 // The figure file of one experiment: its values, each between anchors the chapters include.
-function figure(exp, { result, events, error }) {
-  const values = error ? { error } : runValues(result);
+function figure(exp, { result, events, error, trace }) {
+  const values = error ? { error } : { ...runValues(result), ...trace };
   values.args = `\`${exp.args}\``;
   if (events !== undefined) values.events = "```text\n" + events + "\n```";
   return anchored(values);
@@ -95,16 +107,18 @@ async function main() {
   if (wrong.length) throw new Error(`seeds.json has figures that are not what their source says:\n  ${wrong.join("\n  ")}`);
   const cli = cliPath();
   const catalog = await readCatalog(cli);
-  for (const exp of spec.experiments) exp.args = canonical(exp.args, catalog);
+  // A run that needs a setting this kernel does not know yet is skipped (spec.mjs, `needs`).
+  const pending = spec.experiments.filter((e) => e.needs !== undefined && !catalog.tunables.has(e.needs));
+  for (const exp of spec.experiments) if (!pending.includes(exp)) exp.args = canonical(exp.args, catalog);
   const only = option("--only");
-  if (only !== undefined) return generateOne(cli, spec, only, option("--out"));
+  if (only !== undefined) return generateOne(cli, spec, pending, only, option("--out"));
   const missing = missingTwins(livePanes(CHAPTERS, catalog), spec.experiments.map((e) => e.args));
   if (missing.length) throw new Error(`live experiments whose figures the build did not make:\n  ${missing.join("\n  ")}`);
   const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
   fs.mkdirSync(CACHE, { recursive: true });
 
-  const entries = new Map();
-  const queue = [...spec.experiments];
+  const entries = new Map(pending.map((e) => [e.id, { pending: e.needs }]));
+  const queue = spec.experiments.filter((e) => !pending.includes(e));
   const worker = async () => {
     for (let exp = queue.shift(); exp; exp = queue.shift()) entries.set(exp.id, await runOne(cli, cliHash, exp));
   };
@@ -112,12 +126,21 @@ async function main() {
 
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
-  for (const exp of spec.experiments) fs.writeFileSync(path.join(OUT, `${exp.id}.md`), figure(exp, entries.get(exp.id)));
+  const quoted = includedAnchors(CHAPTERS);
+  for (const exp of spec.experiments) {
+    const entry = entries.get(exp.id);
+    const text = entry.pending
+      ? anchored({ ...pendingValues([...(quoted.get(`${exp.id}.md`) ?? [])], entry.pending), args: `\`${exp.args}\`` })
+      : figure(exp, entry);
+    fs.writeFileSync(path.join(OUT, `${exp.id}.md`), text);
+  }
   const results = new Map([...entries].filter(([, e]) => e.result).map(([id, e]) => [id, e.result]));
   // What each command line printed, for the browser tests to compare with the page's own run.
-  const byArgs = Object.fromEntries(spec.experiments.filter((e) => results.has(e.id)).map((e) => [e.args, results.get(e.id)]));
+  // A run on a machine the page does not build (another `quantum`) is no twin of the page's.
+  const byArgs = Object.fromEntries(spec.experiments.filter((e) => results.has(e.id) && !e.quantum).map((e) => [e.args, results.get(e.id)]));
   fs.writeFileSync(path.join(OUT, "results.json"), JSON.stringify(byArgs));
-  const tables = Object.fromEntries(spec.tables.map((t) => [t.id, compareTable(t, results)]));
+  const withPending = new Map([...results, ...pending.map((e) => [e.id, PENDING])]);
+  const tables = Object.fromEntries(spec.tables.map((t) => [t.id, compareTable(t, withPending)]));
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
   // The seed reports' figures the chapters quote, one anchor each (book/figures/seeds.json).
   fs.writeFileSync(path.join(OUT, "seeds.md"), seedsMarkdown(seeds));
@@ -125,12 +148,16 @@ async function main() {
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
   console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables, ${seeds.figures.length} seed figures in ${path.relative(ROOT, OUT)}`);
+  if (pending.length) {
+    console.warn(`figures: ${pending.length} experiments pending, their figures say so: ${pending.map((e) => `${e.id} (needs ${e.needs}=)`).join(", ")}`);
+  }
 }
 
 // One experiment's figure, into `out` (the book's own figures and chapters are not touched).
-async function generateOne(cli, spec, id, out) {
+async function generateOne(cli, spec, pending, id, out) {
   const exp = spec.experiments.find((e) => e.id === id);
   if (!exp) throw new Error(`no experiment ${id} in experiments.json`);
+  if (pending.includes(exp)) throw new Error(`experiment ${id} needs ${exp.needs}=, which this kernel's catalog does not list yet`);
   if (!out) throw new Error("--only needs --out DIR");
   const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
   fs.mkdirSync(CACHE, { recursive: true });

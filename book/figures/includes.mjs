@@ -28,3 +28,17 @@ export function checkIncludes(chaptersDir, generatedDir) {
   }
   return problems;
 }
+
+/** The anchors the chapters quote, by figure file: Map(file -> Set(anchor)). */
+export function includedAnchors(chaptersDir) {
+  const quoted = new Map();
+  if (!fs.existsSync(chaptersDir)) return quoted;
+  for (const name of fs.readdirSync(chaptersDir).filter((f) => f.endsWith(".md"))) {
+    for (const [, file, anchor] of fs.readFileSync(path.join(chaptersDir, name), "utf8").matchAll(INCLUDE)) {
+      if (!anchor) continue;
+      if (!quoted.has(file)) quoted.set(file, new Set());
+      quoted.get(file).add(anchor);
+    }
+  }
+  return quoted;
+}

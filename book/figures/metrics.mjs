@@ -34,6 +34,8 @@ export function runValues(result) {
     iter_min: String(Math.min(...tasks.map((t) => t.iterations))),
     iter_max: String(Math.max(...tasks.map((t) => t.iterations))),
     iter_spread_pct: pct(spreadPct(tasks.map((t) => t.iterations))),
+    iter_total: String(totalIter),
+    wait_total_ms: ms(tasks.reduce((s, t) => s + t.wait_ns, 0)),
     first_finish_ms: ms(Math.min(...tasks.map((t) => t.finish_ns))),
     last_finish_ms: ms(Math.max(...tasks.map((t) => t.finish_ns))),
     // Wall time per unit of work, all tasks together: on yield-heavy workloads, the cost of a yield.
@@ -103,11 +105,22 @@ const CELL = {
 // One row per run: the measuring task's latency statistics (cyclictest's Min / Avg / Max).
 function latencyTable(spec, results) {
   const rows = results.map(([label, r]) => {
+    if (r === PENDING) return [label, PENDING_TEXT, PENDING_TEXT, PENDING_TEXT, PENDING_TEXT];
     const t = r.tasks.find((x) => x.lat);
     if (!t) throw new Error(`table ${spec.id}: the run "${r.args}" measured no latency`);
     return [label, us(t.lat.min_ns), us(t.lat.avg_ns), us(t.lat.max_ns), t.lat.samples];
   });
   return markdownTable([spec.corner ?? "", "min (µs)", "avg (µs)", "max (µs)", "samples"], rows);
+}
+
+// A run skipped because the kernel does not know a setting it needs yet (spec.mjs, `needs`):
+// its place in a table, and the text of every figure the chapters quote from it.
+export const PENDING = Symbol("pending");
+export const PENDING_TEXT = "(pending)";
+
+/** The figures the chapters quote from a skipped run: each anchor says what it waits for. */
+export function pendingValues(anchors, needs) {
+  return Object.fromEntries(anchors.map((a) => [a, `${PENDING_TEXT.slice(0, -1)}: needs \`${needs}=\`)`]));
 }
 
 export function compareTable(spec, resultsById) {
@@ -121,10 +134,12 @@ export function compareTable(spec, resultsById) {
     return [label, r];
   });
   if (!cell) return latencyTable(spec, results);
-  const names = results[0][1].tasks.map((t) => t.name);
+  const first = results.find(([, r]) => r !== PENDING);
+  const names = first ? first[1].tasks.map((t) => t.name) : [PENDING_TEXT];
   const rows = results.map(([label, r]) => [
     label,
     ...names.map((n) => {
+      if (r === PENDING) return PENDING_TEXT;
       const t = r.tasks.find((x) => x.name === n);
       return t ? cell(t) : "";
     }),
@@ -138,4 +153,92 @@ export function anchored(values) {
   return Object.entries(values)
     .map(([k, text]) => `ANCHOR: ${k}\n${text}\nANCHOR_END: ${k}`)
     .join("\n") + "\n";
+}
+
+// What a run's trace shows that its RESULT does not (docs/trace.md): where each task was first
+// queued, its moves between harts and why, how long each hart spent between one task's `out`
+// and the next one's `in` (switching, not charged to any task), and how many CFS wakeups kept
+// a vruntime below their queue's min_vruntime (sleeper credit at work). `text` is the raw
+// trace (`runqueue run --events`); every value is a string, like runValues'.
+export const MOVES = ["placement", "periodic", "newidle", "active", "affinity"];
+
+export function traceValues(text, result) {
+  const harts = result.smp ?? 1;
+  const name = new Map(result.tasks.map((t) => [t.tid, t.name]));
+  const firstRq = new Map();
+  const moves = Object.fromEntries(MOVES.map((w) => [w, 0]));
+  const taskMoves = new Map(result.tasks.map((t) => [t.tid, 0]));
+  const ran = new Array(harts).fill(0);
+  const between = new Array(harts).fill(0);
+  const lastOut = new Array(harts).fill(null);
+  let wakes = 0;
+  let behind = 0;
+  const firstHart = new Map();
+  const wakesOn = new Map(result.tasks.map((t) => [t.tid, new Array(harts).fill(0)]));
+  // Balancing passes that moved tasks: (time, hart, why) -> tasks moved.
+  const passes = new Map();
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    if (f[0] !== "T" || f.length < 5) continue;
+    const [t, h, kind, tid] = [Number(f[1]), Number(f[2]), f[3], Number(f[4])];
+    const kv = Object.fromEntries(f.slice(5).filter((x) => x.includes("=")).map((x) => x.split(/=(.*)/s).slice(0, 2)));
+    if (kind === "new" && kv.rq !== undefined && !firstRq.has(tid)) firstRq.set(tid, Number(kv.rq));
+    else if (kind === "migrate") {
+      if (!(kv.why in moves)) throw new Error(`a migrate event with why=${kv.why}, which is not one of ${MOVES.join(", ")}`);
+      moves[kv.why] += 1;
+      taskMoves.set(tid, (taskMoves.get(tid) ?? 0) + 1);
+      if (["periodic", "newidle", "active"].includes(kv.why)) {
+        const pass = `${t} ${h} ${kv.why}`;
+        passes.set(pass, (passes.get(pass) ?? 0) + 1);
+      }
+    } else if (kind === "out" && h < harts) {
+      ran[h] += Number(kv.ran ?? 0);
+      lastOut[h] = t;
+    } else if (kind === "in" && h < harts) {
+      if (!firstHart.has(tid)) firstHart.set(tid, h);
+      if (lastOut[h] !== null) between[h] += t - lastOut[h];
+      lastOut[h] = null;
+    } else if (kind === "wake") {
+      if (wakesOn.has(tid) && h < harts) wakesOn.get(tid)[h] += 1;
+      if (kv.vr !== undefined && kv.min !== undefined) {
+        wakes += 1;
+        if (BigInt(kv.vr) < BigInt(kv.min)) behind += 1;
+      }
+    }
+  }
+  const v = {
+    migrations: String(Object.values(moves).reduce((a, b) => a + b, 0)),
+    wakes: String(wakes),
+    wakes_behind_min: String(behind),
+    // Tasks each hart's queue took as they were created, hart 0 first: "2 / 1 / 1".
+    rq_at_start: firstRq.size === 0 ? "n/a" : Array.from({ length: harts }, (_, h) => [...firstRq.values()].filter((q) => q === h).length).join(" / "),
+  };
+  for (const w of MOVES) v[`migrations_${w}`] = String(moves[w]);
+  // Balancing passes that moved at least one task, and the most one pass moved.
+  v.balance_passes = String(passes.size);
+  v.balance_max_moved = String(Math.max(0, ...passes.values()));
+  for (let h = 0; h < harts; h++) {
+    v[`hart${h}_ran_ms`] = ms(ran[h]);
+    v[`hart${h}_between_ms`] = ms(between[h]);
+  }
+  v.between_total_ms = ms(between.reduce((a, b) => a + b, 0));
+  // Tasks by the queue they were created on, whatever moves came later.
+  for (let h = 0; h < harts && firstRq.size > 0; h++) {
+    const group = result.tasks.filter((t) => firstRq.get(t.tid) === h);
+    if (group.length === 0) continue;
+    v[`rq${h}_cpu_min_ms`] = ms(Math.min(...group.map((t) => t.cpu_ns)));
+    v[`rq${h}_cpu_max_ms`] = ms(Math.max(...group.map((t) => t.cpu_ns)));
+    v[`rq${h}_iter_min`] = String(Math.min(...group.map((t) => t.iterations)));
+    v[`rq${h}_iter_max`] = String(Math.max(...group.map((t) => t.iterations)));
+  }
+  for (const [tid, n] of taskMoves) {
+    const task = name.get(tid);
+    if (task === undefined) continue;
+    v[`${task}_migrations`] = String(n);
+    if (firstRq.has(tid)) v[`${task}_rq`] = String(firstRq.get(tid));
+    if (firstHart.has(tid)) v[`${task}_first_hart`] = String(firstHart.get(tid));
+    // Which hart booked its wakeups: where its sleep timer fired (or its waker ran).
+    wakesOn.get(tid).forEach((n, h) => (v[`${task}_wakes_hart${h}`] = String(n)));
+  }
+  return v;
 }

@@ -1,5 +1,12 @@
-// Reads and checks experiments.json: { experiments: [{id, args, events?, refused?}], tables: [{id, metric, rows, corner?}] }.
+// Reads and checks experiments.json:
+//   { experiments: [{id, args, events?, refused?, trace?, max_insns?, quantum?, needs?}], tables: [{id, metric, rows, corner?}] }.
 // `refused: true` marks a run the kernel must reject (its `error:` line becomes the figure `error`).
+// `trace: true` adds the figures only the trace has (metrics.mjs, traceValues: moves between
+// harts, switching time per hart, ...). `max_insns` raises the CLI's instruction budget for a long
+// run (its default is 5e9); `quantum` sets the machine's turn length (`runqueue run --quantum`).
+// `needs: "NAME"` names a setting a run depends on that the kernel's catalog may not list yet (a
+// machine option another branch adds): until it does, the run is skipped and every figure the
+// chapters quote from it reads as pending, so the book still builds.
 
 const ID = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
@@ -23,8 +30,15 @@ export function parseSpec(text) {
       throw new Error(`experiment ${e.id}: events must be a positive line count`);
     }
     if (e.refused !== undefined && e.refused !== true) throw new Error(`experiment ${e.id}: refused is true or absent`);
+    if (e.trace !== undefined && e.trace !== true) throw new Error(`experiment ${e.id}: trace is true or absent`);
+    for (const k of ["max_insns", "quantum"]) {
+      if (e[k] !== undefined && !(Number.isSafeInteger(e[k]) && e[k] > 0)) throw new Error(`experiment ${e.id}: ${k} must be a positive whole number`);
+    }
+    if (e.needs !== undefined && !(typeof e.needs === "string" && /^[A-Za-z0-9_.]+$/.test(e.needs))) {
+      throw new Error(`experiment ${e.id}: needs names one setting`);
+    }
     for (const k of Object.keys(e)) {
-      if (!["id", "args", "events", "refused"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
+      if (!["id", "args", "events", "refused", "trace", "max_insns", "quantum", "needs"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
     }
   }
   const tableIds = new Set();
