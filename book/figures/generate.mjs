@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { anchored, compareTable, runValues } from "./metrics.mjs";
+import { anchored, compareTable, fieldValues, runValues } from "./metrics.mjs";
 import { checkIncludes } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec } from "./spec.mjs";
@@ -44,13 +44,14 @@ function cliPath() {
 
 // Same binary (it bundles the kernel) and same arguments give the same run: cache on both.
 async function runOne(cli, cliHash, exp) {
-  const key = createHash("sha256").update(`${cliHash}\n${exp.args}\n${exp.events}`).digest("hex").slice(0, 24);
+  const fields = exp.fields ? `\n${exp.fields}` : "";
+  const key = createHash("sha256").update(`${cliHash}\n${exp.args}\n${exp.events}${fields}`).digest("hex").slice(0, 24);
   const cached = path.join(CACHE, `${key}.json`);
   if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, "utf8"));
   const json = path.join(CACHE, `${key}.result.tmp`);
   const events = path.join(CACHE, `${key}.events.tmp`);
   const argv = ["run", "--append", exp.args, "--json", json];
-  if (exp.events) argv.push("--events", events);
+  if (exp.events || exp.fields) argv.push("--events", events);
   let entry;
   try {
     await run(cli, argv, { maxBuffer: 64 << 20 });
@@ -64,8 +65,10 @@ async function runOne(cli, cliHash, exp) {
     }
     entry = { error };
   }
-  if (exp.events) {
-    entry.events = fs.readFileSync(events, "utf8").trimEnd().split("\n").slice(0, exp.events).join("\n");
+  if (exp.events || exp.fields) {
+    const text = fs.readFileSync(events, "utf8");
+    if (exp.events) entry.events = text.trimEnd().split("\n").slice(0, exp.events).join("\n");
+    if (exp.fields && entry.result) entry.fields = fieldValues(text, entry.result, exp.fields);
     fs.rmSync(events);
   }
   fs.rmSync(json, { force: true });
@@ -74,8 +77,8 @@ async function runOne(cli, cliHash, exp) {
 }
 
 // The figure file of one experiment: its values, each between anchors the chapters include.
-function figure(exp, { result, events, error }) {
-  const values = error ? { error } : runValues(result);
+function figure(exp, { result, events, fields, error }) {
+  const values = error ? { error } : { ...runValues(result), ...fields };
   values.args = `\`${exp.args}\``;
   if (events !== undefined) values.events = "```text\n" + events + "\n```";
   return anchored(values);

@@ -1,7 +1,9 @@
-// Reads and checks experiments.json: { experiments: [{id, args, events?, refused?}], tables: [{id, metric, rows, corner?}] }.
+// Reads and checks experiments.json: { experiments: [{id, args, events?, fields?, refused?}], tables: [{id, metric, rows, corner?}] }.
 // `refused: true` marks a run the kernel must reject (its `error:` line becomes the figure `error`).
+// `fields: ["prio", ...]` names policy state keys of the trace to quote per task (`fieldValues`).
 
 const ID = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+const FIELD = /^[a-z0-9_]{1,16}$/;
 
 export function parseSpec(text) {
   let spec;
@@ -23,8 +25,11 @@ export function parseSpec(text) {
       throw new Error(`experiment ${e.id}: events must be a positive line count`);
     }
     if (e.refused !== undefined && e.refused !== true) throw new Error(`experiment ${e.id}: refused is true or absent`);
+    if (e.fields !== undefined && !(Array.isArray(e.fields) && e.fields.length > 0 && e.fields.every((f) => typeof f === "string" && FIELD.test(f)))) {
+      throw new Error(`experiment ${e.id}: fields must be a list of trace keys (1-16 of a-z, 0-9, _)`);
+    }
     for (const k of Object.keys(e)) {
-      if (!["id", "args", "events", "refused"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
+      if (!["id", "args", "events", "fields", "refused"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
     }
   }
   const tableIds = new Set();
