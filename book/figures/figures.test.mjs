@@ -6,7 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { checkLinks } from "./check-links.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
-import { PENDING, anchored, compareTable, groupOf, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { PENDING, anchored, compareTable, fieldValues, groupOf, pendingValues, runValues, traceValues } from "./metrics.mjs";
 import { parseSpec } from "./spec.mjs";
 
 const task = (tid, name, finish, cpu, iterations) =>
@@ -147,6 +147,35 @@ test("a refused experiment is declared as such", () => {
   const spec = (extra) => JSON.stringify({ experiments: [{ id: "a", args: "sched=cfs", ...extra }], tables: [] });
   assert.equal(parseSpec(spec({ refused: true })).experiments[0].refused, true);
   assert.throws(() => parseSpec(spec({ refused: "yes" })), /refused is true or absent/);
+});
+
+test("an experiment may name trace keys to quote, each a policy state key", () => {
+  const spec = (extra) => JSON.stringify({ experiments: [{ id: "a", args: "sched=o1", ...extra }], tables: [] });
+  assert.deepEqual(parseSpec(spec({ fields: ["prio", "expired"] })).experiments[0].fields, ["prio", "expired"]);
+  for (const fields of [[], "prio", ["Prio"], ["a b"], [1]]) {
+    assert.throws(() => parseSpec(spec({ fields })), /fields must be a list of trace keys/);
+  }
+});
+
+test("trace keys are quoted per task: last, smallest and largest value", () => {
+  const events = [
+    "T 10 0 new 1 name=intr0 class=fair prio=125 bonus=-5",
+    "T 20 0 new 2 name=hog0 class=fair prio=125 bonus=-5",
+    "T 30 0 in 1 prio=125 bonus=-5",
+    "T 40 0 mark 1 iter=1",
+    "T 50 0 wake 1 prio=115 bonus=5",
+    "T 60 0 state 2 prio=126 expired=1",
+    "T 70 0 state 1 prio=116 expired=0",
+  ].join("\n");
+  const r = { args: "sched=o1", tasks: [{ tid: 1, name: "intr0" }, { tid: 2, name: "hog0" }] };
+  const v = fieldValues(events, r, ["prio", "bonus"]);
+  assert.equal(v.intr0_prio_last, "116");
+  assert.equal(v.intr0_prio_min, "115");
+  assert.equal(v.intr0_prio_max, "125");
+  assert.equal(v.intr0_bonus_last, "5");
+  assert.equal(v.hog0_prio_max, "126");
+  assert.equal(v.hog0_bonus_min, "-5");
+  assert.throws(() => fieldValues(events, r, ["pass"]), /shows no pass=/);
 });
 
 // The seed reports' figures (seeds.json): each is on its source line, and no chapter or

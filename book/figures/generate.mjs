@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { PENDING, anchored, compareTable, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { PENDING, anchored, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec } from "./spec.mjs";
@@ -47,8 +47,9 @@ function cliPath() {
 // run with `trace` keeps its whole trace in the cache (gzipped), so that the figures drawn from
 // it follow metrics.mjs without running it again.
 async function runOne(cli, cliHash, exp) {
+  const fields = exp.fields ? `\n${exp.fields}` : "";
   const key = createHash("sha256")
-    .update(`${cliHash}\n${exp.args}\n${exp.events}\n${exp.trace}\n${exp.max_insns}\n${exp.quantum}`)
+    .update(`${cliHash}\n${exp.args}\n${exp.events}\n${exp.trace}\n${exp.max_insns}\n${exp.quantum}${fields}`)
     .digest("hex")
     .slice(0, 24);
   const cached = path.join(CACHE, `${key}.json`);
@@ -58,7 +59,7 @@ async function runOne(cli, cliHash, exp) {
   const json = path.join(CACHE, `${key}.result.tmp`);
   const events = path.join(CACHE, `${key}.events.tmp`);
   const argv = ["run", "--append", exp.args, "--json", json];
-  if (exp.events || exp.trace) argv.push("--events", events);
+  if (exp.events || exp.trace || exp.fields) argv.push("--events", events);
   if (exp.max_insns) argv.push("--max-insns", String(exp.max_insns));
   if (exp.quantum) argv.push("--quantum", String(exp.quantum));
   let entry;
@@ -74,9 +75,10 @@ async function runOne(cli, cliHash, exp) {
     }
     entry = { error };
   }
-  if (exp.events || exp.trace) {
+  if (exp.events || exp.trace || exp.fields) {
     const text = fs.readFileSync(events, "utf8");
     if (exp.events) entry.events = text.trimEnd().split("\n").slice(0, exp.events).join("\n");
+    if (exp.fields && entry.result) entry.fields = fieldValues(text, entry.result, exp.fields);
     if (exp.trace) fs.writeFileSync(traced, gzipSync(text));
     fs.rmSync(events);
   }
@@ -86,8 +88,8 @@ async function runOne(cli, cliHash, exp) {
 }
 
 // The figure file of one experiment: its values, each between anchors the chapters include.
-function figure(exp, { result, events, error, trace }) {
-  const values = error ? { error } : { ...runValues(result), ...trace };
+function figure(exp, { result, events, fields, error, trace }) {
+  const values = error ? { error } : { ...runValues(result), ...trace, ...fields };
   values.args = `\`${exp.args}\``;
   if (events !== undefined) values.events = "```text\n" + events + "\n```";
   return anchored(values);

@@ -77,6 +77,41 @@ export function runValues(result) {
   return v;
 }
 
+// The last, smallest and largest value of each named policy state key (`docs/trace.md`) on each
+// task's trace events, as `<task>_<key>_last` / `_min` / `_max`: what a chapter quotes of a
+// policy's own figures (O(1)'s dynamic priority, stride's pass). A key a task never showed is
+// an error, not an empty figure.
+export function fieldValues(eventsText, result, keys) {
+  const names = new Map(result.tasks.map((t) => [t.tid, t.name]));
+  const seen = new Map();
+  for (const line of eventsText.split("\n")) {
+    const words = line.trim().split(" ");
+    if (words[0] !== "T" || words.length < 5) continue;
+    const name = names.get(Number(words[4]));
+    if (name === undefined) continue;
+    for (const word of words.slice(5)) {
+      const eq = word.indexOf("=");
+      const key = word.slice(0, eq);
+      if (eq < 0 || !keys.includes(key) || !/^-?\d+$/.test(word.slice(eq + 1))) continue;
+      const value = Number(word.slice(eq + 1));
+      const id = `${name}_${key}`;
+      const s = seen.get(id) ?? { min: value, max: value };
+      seen.set(id, { last: value, min: Math.min(s.min, value), max: Math.max(s.max, value) });
+    }
+  }
+  const values = {};
+  for (const t of result.tasks) {
+    for (const key of keys) {
+      const s = seen.get(`${t.name}_${key}`);
+      if (!s) throw new Error(`"${result.args}": task ${t.name} shows no ${key}= in its trace`);
+      values[`${t.name}_${key}_last`] = String(s.last);
+      values[`${t.name}_${key}_min`] = String(s.min);
+      values[`${t.name}_${key}_max`] = String(s.max);
+    }
+  }
+  return values;
+}
+
 function markdownTable(header, rows) {
   const line = (cells) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");

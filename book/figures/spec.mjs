@@ -1,5 +1,5 @@
 // Reads and checks experiments.json:
-//   { experiments: [{id, args, events?, refused?, trace?, max_insns?, quantum?, needs?}], tables: [{id, metric, rows, corner?}] }.
+//   { experiments: [{id, args, events?, fields?, refused?, trace?, max_insns?, quantum?, needs?}], tables: [{id, metric, rows, corner?}] }.
 // `refused: true` marks a run the kernel must reject (its `error:` line becomes the figure `error`).
 // `trace: true` adds the figures only the trace has (metrics.mjs, traceValues: moves between
 // harts, switching time per hart, ...). `max_insns` raises the CLI's instruction budget for a long
@@ -7,8 +7,10 @@
 // `needs: "NAME"` names a setting a run depends on that the kernel's catalog may not list yet (a
 // machine option another branch adds): until it does, the run is skipped and every figure the
 // chapters quote from it reads as pending, so the book still builds.
+// `fields: ["prio", ...]` names policy state keys of the trace to quote per task (`fieldValues`).
 
 const ID = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+const FIELD = /^[a-z0-9_]{1,16}$/;
 
 export function parseSpec(text) {
   let spec;
@@ -30,6 +32,9 @@ export function parseSpec(text) {
       throw new Error(`experiment ${e.id}: events must be a positive line count`);
     }
     if (e.refused !== undefined && e.refused !== true) throw new Error(`experiment ${e.id}: refused is true or absent`);
+    if (e.fields !== undefined && !(Array.isArray(e.fields) && e.fields.length > 0 && e.fields.every((f) => typeof f === "string" && FIELD.test(f)))) {
+      throw new Error(`experiment ${e.id}: fields must be a list of trace keys (1-16 of a-z, 0-9, _)`);
+    }
     if (e.trace !== undefined && e.trace !== true) throw new Error(`experiment ${e.id}: trace is true or absent`);
     for (const k of ["max_insns", "quantum"]) {
       if (e[k] !== undefined && !(Number.isSafeInteger(e[k]) && e[k] > 0)) throw new Error(`experiment ${e.id}: ${k} must be a positive whole number`);
@@ -38,7 +43,7 @@ export function parseSpec(text) {
       throw new Error(`experiment ${e.id}: needs names one setting`);
     }
     for (const k of Object.keys(e)) {
-      if (!["id", "args", "events", "refused", "trace", "max_insns", "quantum", "needs"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
+      if (!["id", "args", "events", "fields", "refused", "trace", "max_insns", "quantum", "needs"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
     }
   }
   const tableIds = new Set();

@@ -10,6 +10,9 @@ export const SCHEDULERS = {
   cfs: "Linux CFS（2.6.23-6.5）：运行加权虚拟运行时间最小的任务",
   sjf: "（预测的）最短作业优先；sjf.preempt=1 使它成为最短剩余时间优先",
   mlfq: "多级反馈队列（OSTEP 的规则 1-5）：短任务和交互式任务留在高级别",
+  lottery: "彩票调度（Waldspurger 与 Weihl，1994）：每个时间量子随机抽出一张彩票，由持有它的任务运行",
+  stride: "步长调度（Waldspurger 与 Weihl，1995）：运行行程值（pass）最小的任务；每用一个时间量子，pass 增加 STRIDE1/彩票数",
+  o1: "Linux 的 O(1) 调度器（2.6.0-2.6.22）：带位图的优先级数组，时间片取决于 nice，常睡眠的任务得到奖励",
   bvt: "BVT（Duda 与 Cheriton）：运行有效虚拟时间最小的任务；带弯曲量的任务借用 W",
   eevdf: "Linux EEVDF（6.6）：在被欠 CPU 时间（滞后量 >= 0）的任务中，运行虚拟截止时间最早的任务",
   "lab-sjf": "实验：预测突发最短者优先（lab.sjf.preempt=1：最短剩余时间优先）",
@@ -40,7 +43,7 @@ const RUN_MS = "任务持续工作的时长";
 // different things; such a name maps workload names to texts.
 export const TUNABLES = {
   smp: "运行任务的硬件线程数（QEMU 和模拟器必须至少提供这么多个）",
-  seed: "负载中一切随机量的种子（写入 RESULT）",
+  seed: "一切随机量的种子：负载中的，以及 sched=lottery 的抽签（写入 RESULT）",
   trace: "输出跟踪事件（写到跟踪设备，或以 @ 开头的行写到 UART）",
   tick_us: "每个硬件线程上调度器时钟节拍的周期",
   "cache.kb": "每个硬件线程的数据缓存大小，0 = 没有缓存（有缓存时，把任务迁移到另一个硬件线程要付出缓存未命中的代价）；由模拟器提供，QEMU 忽略它",
@@ -62,6 +65,7 @@ export const TUNABLES = {
   isolcpus: "从任务放置和负载均衡中拿掉的硬件线程（如 1,2）：只有用 affinity= 固定在那里的任务才在那里运行",
   nohz_full: "只运行一个任务时停掉时钟节拍的硬件线程（如 1）",
   timer_migration: "1：在 isolcpus 或 nohz_full 硬件线程上设置的睡眠定时器改在一个做日常事务的硬件线程上触发；0：在它自己的硬件线程上触发",
+  tickets: "按创建顺序给出每个任务的彩票数（彩票调度和步长调度用它）；列表之外的任务在 nice 0 时得到 100 张，否则按 CFS 给其 nice 的权重成比例地得到",
   arrive_ms: "按创建顺序给出每个任务的到达时间，即工作负载开始后多少毫秒（调度策略此时才把它当作新任务看到）；0 = 一开始就到达",
 
   "rr.slice_ms": "时间片（在每个时钟节拍检查；默认 tick_us=1000 时为 5 个节拍）",
@@ -76,6 +80,10 @@ export const TUNABLES = {
   "mlfq.quantum_ms": "每一级的时间量子：给一个值则每往下一级翻一倍，也可以每级给一个值",
   "mlfq.allotment_ms": "任务在某一级用掉多少 CPU 时间后下降一级：给一个值则逐级翻倍，也可以每级给一个值",
   "mlfq.boost_ms": "把所有任务提升回第 0 级的周期（0：从不提升）",
+  "lottery.quantum_ms": "中签的任务在下一次抽签之前运行的 CPU 时间（在时钟节拍时检查）",
+  "lottery.compensate": "1：只用了时间量子的一部分 f 就让出 CPU 的任务，在下次中签之前持有 1/f 倍的彩票（补偿彩票）；0：从不补偿",
+  "stride.quantum_ms": "任务运行这么多 CPU 时间后，重新选出行程值最小的任务（在时钟节拍时检查）",
+  "o1.interactive": "1：交互性估计器（sleep_avg 奖励，交互式任务回到活动数组）；0：只用静态优先级",
   "bvt.placement": "唤醒放置：epsilon = 紧跟在最小的 A 之后（种子材料 002 的补丁），fixed = 紧跟在 CFS 补偿后的位置之后（它的修复），cfs = CFS 的睡眠补偿",
   "bvt.epsilon_ns": "sched_bvt_place_epsilon：被唤醒的任务放在其参考点之后多远",
   "bvt.latency_ns": "sched_latency，它的一半是 fixed 和 cfs 两种放置给的睡眠补偿",
@@ -168,6 +176,7 @@ export const UNITS = {
   pairs: "对",
   messages: "条消息",
   mask: "位掩码",
+  tickets: "张彩票",
   KiB: "KiB",
 };
 

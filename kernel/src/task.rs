@@ -35,6 +35,8 @@ pub struct Params {
     pub class: Class,
     /// BVT's warp W, in ns of virtual time (0: never warps).
     pub warp_ns: u64,
+    /// Lottery and stride tickets; 0: derived from `nice` (`runqueue_policies::lottery::tickets_for_nice`).
+    pub tickets: u32,
     /// Harts it may run on (bit h = hart h); 0: all of them.
     pub harts: u32,
     /// When it arrives, in ns after the workload starts (0: at once).
@@ -42,7 +44,7 @@ pub struct Params {
 }
 
 impl Params {
-    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, harts: 0, arrive_ns: 0 };
+    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, tickets: 0, harts: 0, arrive_ns: 0 };
 }
 
 /// A task as the core sees it. Policies get its `view`: a copy of what they may read, so a
@@ -54,6 +56,8 @@ pub struct Task {
     pub nice: i32,
     pub class: Class,
     pub warp_ns: u64,
+    /// Lottery and stride tickets (at least 1).
+    pub tickets: u32,
     /// A waker found this task still on its way to blocking: its block ends at once.
     pub wake_pending: bool,
     /// Created, but not there yet: it sleeps until its arrival time (`Params::arrive_ns`),
@@ -94,6 +98,7 @@ impl Task {
         nice: 0,
         class: Class::Fair,
         warp_ns: 0,
+        tickets: 1,
         wake_pending: false,
         arriving: false,
         allowed: 0,
@@ -115,8 +120,9 @@ impl Task {
 
     /// A runnable task, created at `now`.
     pub fn new(tid: Tid, params: Params, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
-        let Params { nice, class, warp_ns, .. } = params;
-        Task { tid, nice, class, warp_ns, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
+        let Params { nice, class, warp_ns, tickets, .. } = params;
+        let tickets = if tickets == 0 { runqueue_policies::lottery::tickets_for_nice(nice) } else { tickets };
+        Task { tid, nice, class, warp_ns, tickets, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 
     /// What a policy may see of this task (`runqueue_sched_api::Task`).
@@ -125,8 +131,8 @@ impl Task {
             State::Running(h) => Some(h),
             _ => None,
         };
-        let Task { tid, nice, class, warp_ns, allowed, stint_ns, .. } = *self;
-        runqueue_sched_api::Task { tid, nice, class, warp_ns, allowed, stint_ns, hart }
+        let Task { tid, nice, class, warp_ns, tickets, allowed, stint_ns, .. } = *self;
+        runqueue_sched_api::Task { tid, nice, class, warp_ns, tickets, allowed, stint_ns, hart }
     }
 
     pub fn name(&self) -> &str {

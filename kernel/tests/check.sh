@@ -41,7 +41,7 @@ declare -A small=(
   [cyclictest-hackbench]="wl.loops=50 wl.load_type=hackbench wl.load=4 wl.hold_us=100"
 )
 for smp in 1 4; do
-  for sched in fifo rr cfs sjf mlfq bvt eevdf; do
+  for sched in fifo rr cfs sjf mlfq bvt eevdf lottery stride o1; do
     for wl in "${!small[@]}"; do
       # A key `workload-variant` runs `workload` with the variant's arguments.
       args="sched=$sched workload=${wl%%-hackbench} smp=$smp trace=off ${small[$wl]}"

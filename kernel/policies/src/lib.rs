@@ -10,14 +10,17 @@ pub mod bvt;
 pub mod cfs;
 pub mod eevdf;
 pub mod fifo;
+pub mod lottery;
 pub mod mlfq;
+pub mod o1;
 pub mod rr;
 pub mod sjf;
+pub mod stride;
 
 use runqueue_sched_api::policy_table;
 
 /// Where a fair policy's task is: out of the run queue (asleep, blocked, exited), queued, or on
-/// a hart. CFS, BVT and EEVDF keep it per entity.
+/// a hart. CFS, BVT, EEVDF, lottery, stride and O(1) keep it per task.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Where {
     Off,
@@ -33,6 +36,9 @@ policy_table!(
     Cfs(cfs::Cfs),
     Sjf(sjf::Sjf),
     Mlfq(mlfq::Mlfq),
+    Lottery(lottery::Lottery),
+    Stride(stride::Stride),
+    O1(o1::O1),
     Bvt(bvt::Bvt),
     Eevdf(eevdf::Eevdf),
 );

@@ -72,6 +72,8 @@ pub struct Task {
     pub class: Class,
     /// BVT's warp W, in ns of virtual time (0: never warps).
     pub warp_ns: u64,
+    /// Lottery and stride tickets (at least 1): `tickets=`, else derived from `nice`.
+    pub tickets: u32,
     /// Bit h set = may run on hart h.
     pub allowed: u32,
     /// CPU time since it was last switched in, in ns (as of its last charge).

@@ -38,11 +38,11 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
-/// the command line (`nice=`, `rtprio=`, `warp_us=`, `affinity=`, `arrive_ms=`) over the parameters the
+/// the command line (`nice=`, `rtprio=`, `warp_us=`, `affinity=`, `arrive_ms=`, `tickets=`) over the parameters the
 /// workload chose for it.
 pub struct Spawner<'a> {
     kernel: &'a mut Kernel,
-    lists: [IntList; 5],
+    lists: [IntList; 6],
     rr: bool,
     spawned: usize,
 }
@@ -52,7 +52,7 @@ impl<'a> Spawner<'a> {
         let given = |name| {
             if settings.given(name) { settings.list(name) } else { IntList::EMPTY }
         };
-        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms")];
+        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms"), given("tickets")];
         Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, spawned: 0 }
     }
 
@@ -67,7 +67,7 @@ impl<'a> Spawner<'a> {
         full[..args.len()].copy_from_slice(args);
         let n = self.spawned;
         self.spawned += 1;
-        let [nice, rtprio, warp, harts, arrive] = self.lists.map(|l| l.as_slice().get(n).copied());
+        let [nice, rtprio, warp, harts, arrive, tickets] = self.lists.map(|l| l.as_slice().get(n).copied());
         params.nice = nice.map_or(params.nice, |v| v as i32);
         params.class = match rtprio {
             Some(0) => Class::Fair,
@@ -78,6 +78,7 @@ impl<'a> Spawner<'a> {
         params.warp_ns = warp.map_or(params.warp_ns, |us| us as u64 * 1000);
         params.harts = harts.map_or(params.harts, |m| m as u32);
         params.arrive_ns = arrive.map_or(params.arrive_ns, |ms| ms as u64 * 1_000_000);
+        params.tickets = tickets.map_or(params.tickets, |t| t as u32);
         self.kernel.spawn(name, index, params, entry, full).map_err(|why| ArgError::Invalid("workload", why))
     }
 
@@ -122,6 +123,13 @@ pub const ARRIVE: Tunable = Tunable {
     default: "0",
     unit: "ms",
     help: "arrival time of each task in creation order, in ms after the workload starts (the policy first sees it then, as a new task); 0 = at the start",
+};
+pub const TICKETS: Tunable = Tunable {
+    name: "tickets",
+    kind: Kind::List { min: 1, max: 10_000 },
+    default: "100",
+    unit: "tickets",
+    help: "lottery and stride tickets of each task in creation order; tasks past the list get 100 at nice 0, in proportion to CFS's weight of their nice otherwise",
 };
 pub const AFFINITY: Tunable = Tunable {
     name: "affinity",
