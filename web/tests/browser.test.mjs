@@ -139,11 +139,11 @@ test("Pause stops progress and Resume continues it", async () => {
 });
 
 test("bad link parameters, a file that is not a kernel and an endless run give clear messages", async () => {
-  const bad = encodeURIComponent("sched=lottery smp=99");
+  const bad = encodeURIComponent("sched=nope smp=99");
   const { page } = await open(`${CHAPTER}?e1=${bad}&e2.max=300000`);
   await ready(page);
   const alert0 = widget(page, 0).locator(".rq-alert");
-  assert.match(await alert0.innerText(), /sched=lottery is unknown; choose one of .*fifo/);
+  assert.match(await alert0.innerText(), /sched=nope is unknown; choose one of .*fifo/);
   assert.match(await alert0.innerText(), /smp=99 must be a number of harts/);
 
   await widget(page, 0).getByLabel("Boot your own kernel (ELF)").setInputFiles({

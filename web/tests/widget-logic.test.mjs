@@ -50,9 +50,9 @@ test("command lines are parsed with a reason for every bad word", () => {
   assert.equal(settings.sched, "rr");
   assert.equal(settings.smp, 2);
   assert.equal(settings.tunables.get("rr.slice_ms"), "7");
-  const bad = parseArgs("sched=lottery smp=9 rr.slice_ms=0 trace=maybe bogus=1 loose wl.tasks=20", c).errors;
+  const bad = parseArgs("sched=nope smp=9 rr.slice_ms=0 trace=maybe bogus=1 loose wl.tasks=20", c).errors;
   assert.equal(bad.length, 7);
-  assert.match(bad[0], /sched=lottery is unknown; choose one of fifo, rr, cfs, sjf/);
+  assert.match(bad[0], /sched=nope is unknown; choose one of fifo, rr, cfs, sjf/);
   assert.match(bad[1], /from 1 to 4/);
   assert.match(bad[2], /not of the form/);
   assert.match(bad[3], /outside 1\.\.100/);
