@@ -220,6 +220,11 @@ impl Kernel {
         self.current[h] == 0 && self.nr_running(h) == 0
     }
 
+    /// The least loaded hart of `mask`; on a tie the lowest-numbered.
+    fn least_loaded(&self, mask: u32) -> Option<usize> {
+        (0..self.harts).filter(|h| mask & (1 << h) != 0).min_by_key(|&h| (self.load(h), h))
+    }
+
     /// `task_hot`: it left a hart less than `sched_migration_cost_ns` ago.
     fn hot(&self, tid: Tid, now: u64) -> bool {
         let last = self.tasks[tid].last_ran;
@@ -239,8 +244,7 @@ impl Kernel {
         let ok = self.placeable(tid);
         // Not yet counted anywhere: it is runnable, but on no queue until now.
         self.tasks[tid].queue = usize::MAX;
-        let best = (0..self.harts).filter(|h| ok & (1 << h) != 0).min_by_key(|&h| (self.load(h), h));
-        self.tasks[tid].queue = best.unwrap_or(0);
+        self.tasks[tid].queue = self.least_loaded(ok).unwrap_or(0);
     }
 
     /// `select_task_rq_fair` for a wakeup on hart `waker`. A sync wakeup (the waker is about
@@ -252,7 +256,7 @@ impl Kernel {
         let ok = self.placeable(tid);
         let may = |h: usize| ok & (1 << h) != 0;
         let prev = self.tasks[tid].queue;
-        let prev = if may(prev) { prev } else { (0..self.harts).filter(|&h| may(h)).min_by_key(|&h| (self.load(h), h)).unwrap_or(prev) };
+        let prev = if may(prev) { prev } else { self.least_loaded(ok).unwrap_or(prev) };
         let target = if sync && may(waker) && self.current[waker] != 0 && self.nr_running(waker) == 1 { waker } else { prev };
         if self.idle(target) {
             return target;
@@ -288,8 +292,7 @@ impl Kernel {
         if ok & (1 << hart) != 0 || self.tasks[tid].class != Class::Fair {
             return;
         }
-        let to = (0..self.harts).filter(|h| ok & (1 << h) != 0).min_by_key(|&h| (self.load(h), h));
-        if let Some(to) = to
+        if let Some(to) = self.least_loaded(ok)
             && self.move_task(tid, to, Move::Affinity, now)
             && self.current[to] == 0
         {

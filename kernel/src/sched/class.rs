@@ -56,13 +56,18 @@ impl Classes {
         Ok(())
     }
 
-    /// The fair instance that holds the tasks of `queue`.
+    /// The index of the fair instance that holds the tasks of `queue`.
+    fn slot(&self, queue: usize) -> usize {
+        if self.perhart { queue } else { 0 }
+    }
+
     fn fair(&mut self, queue: usize) -> &mut dyn Scheduler {
-        self.fair[if self.perhart { queue } else { 0 }].get()
+        let slot = self.slot(queue);
+        self.fair[slot].get()
     }
 
     fn fair_view(&self, queue: usize) -> &dyn Scheduler {
-        self.fair[if self.perhart { queue } else { 0 }].view()
+        self.fair[self.slot(queue)].view()
     }
 
     /// Admission control: `Err` says why a task of `class` cannot join.
