@@ -73,7 +73,8 @@ bad "seed=1 seed=2" "argument 'seed' given twice"
 bad "sched=cfs verbose" "argument 'verbose' is not NAME=VALUE"
 bad "workload=deadline wl.runtime_us=3000,3850" "total bandwidth .* exceeds"
 bad "workload=cyclictest wl.isolate=1" "wl.isolate: .*needs smp=2"
-bad "workload=spin harts=2" "a task may run on no hart"
+bad "workload=spin affinity=2" "a task may run on no hart"
+bad "workload=spin isolcpus=1" "names a hart this run does not have"
 
 # The catalog: one line, every scheduler and workload, exit 0.
 out=$(boot 1 "catalog"); rc=$?

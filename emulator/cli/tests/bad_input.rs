@@ -60,3 +60,19 @@ fn a_kernel_argument_error_is_the_kernels_exit_code() {
     let console = String::from_utf8_lossy(&out.stdout);
     assert!(console.contains("nonsense") && console.contains("cfs"), "the kernel names the bad value and the choices: {console}");
 }
+
+/// The per-hart settings are checked against the run's harts before any task exists.
+#[test]
+fn isolcpus_and_nohz_full_name_real_harts_and_leave_one_for_housekeeping() {
+    for (append, message) in [
+        ("sched=cfs workload=spin smp=2 isolcpus=3", "names a hart this run does not have"),
+        ("sched=cfs workload=spin smp=2 isolcpus=0,1", "at least one hart must stay for housekeeping"),
+        ("sched=cfs workload=spin smp=2 nohz_full=0,1", "at least one hart must stay for housekeeping"),
+        ("sched=cfs workload=spin smp=2 affinity=8", "a task may run on no hart"),
+    ] {
+        let out = runqueue(&["run", "--append", append]);
+        assert_eq!(out.status.code(), Some(2), "{append}");
+        let console = String::from_utf8_lossy(&out.stdout);
+        assert!(console.contains(message), "{append}: expected {message:?} in: {console}");
+    }
+}
