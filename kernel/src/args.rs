@@ -5,6 +5,8 @@ use crate::sched::{Spec, schedulers};
 use crate::workload::{WORKLOADS, WorkloadSpec};
 use core::fmt;
 
+mod host;
+
 pub use runqueue_sched_api::{IntList, Kind, MAX_LIST, Tunable};
 
 const MAX_GIVEN: usize = 32;
@@ -52,6 +54,23 @@ pub const GLOBAL: &[Tunable] = &[
     Tunable { name: "cache.line", kind: Kind::Int { min: 16, max: 4096 }, default: "64", unit: "bytes", help: "data cache line size, a power of two; provided by the machine, QEMU ignores it" },
     Tunable { name: "cache.ways", kind: Kind::Int { min: 1, max: 32 }, default: "8", unit: "ways", help: "data cache associativity (lines per set); provided by the machine, QEMU ignores it" },
     Tunable { name: "cache.miss_ns", kind: Kind::Int { min: 0, max: 10_000 }, default: "100", unit: "ns", help: "how long a data cache miss stalls the hart, a multiple of 10 ns (default: a DRAM access); provided by the machine, QEMU ignores it" },
+    host::HOST,
+    host::CPUS_COUNT,
+    host::VCPU,
+    host::VCPU_PRIO,
+    host::PIN,
+    host::ISOLCPUS,
+    host::NOHZ_FULL,
+    host::RCU_NOCBS,
+    host::IRQ_AFFINITY,
+    host::RT_THROTTLE,
+    host::IDLE,
+    host::CSTATE_US,
+    host::EXIT_NS,
+    host::DIRECT_IRQ,
+    host::HOGS,
+    host::GUESTS,
+    host::NOISE,
     crate::sched::rt::RUNTIME,
     crate::sched::rt::PERIOD,
     crate::sched::rt::RR_SLICE,

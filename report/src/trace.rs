@@ -14,6 +14,8 @@ pub enum Kind {
     State,
     Mark,
     Migrate,
+    /// The host ran something else: the hart executed nothing for `ns=` before this moment.
+    Steal,
 }
 
 impl Kind {
@@ -27,6 +29,7 @@ impl Kind {
             "state" => Kind::State,
             "mark" => Kind::Mark,
             "migrate" => Kind::Migrate,
+            "steal" => Kind::Steal,
             _ => return None,
         })
     }
@@ -41,6 +44,7 @@ impl Kind {
             Kind::State => "state",
             Kind::Mark => "mark",
             Kind::Migrate => "migrate",
+            Kind::Steal => "steal",
         }
     }
 }

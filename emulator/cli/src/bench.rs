@@ -219,7 +219,7 @@ fn phases_from(lines: &[(Stamp, String)], instret_of: impl Fn(&str, u64, u64) ->
 
 fn run_ours(bootargs: &str) -> Result<EmulatorRun, String> {
     let options = MachineOptions::parse(bootargs).map_err(|e| e.to_string())?;
-    let config = Config { bootargs: bootargs.trim().into(), cache: options.cache, ..Config::default() };
+    let config = Config { bootargs: bootargs.trim().into(), cache: options.cache, host: options.host, ..Config::default() };
     let mut machine = Machine::new(config, BENCH_ELF).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
     let cpu_before = cpu_seconds(Who::Myself);
     let start = Instant::now();

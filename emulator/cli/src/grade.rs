@@ -242,12 +242,12 @@ fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
         Build::Refused(why) => return grade_test(lab, test, &Outcome::Refused(why)),
     };
     let bootargs = format!("sched={} {}", lab.sched(), test.args);
-    // One hart, as the page grades; the data cache from the test's arguments, as everywhere.
-    let cache = match MachineOptions::parse(&bootargs) {
-        Ok(options) => options.cache,
+    // One hart, as the page grades; the data cache and host from the test's arguments, as everywhere.
+    let options = match MachineOptions::parse(&bootargs) {
+        Ok(options) => options,
         Err(e) => return grade_test(lab, test, &Outcome::Aborted(&e.to_string())),
     };
-    let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000, cache };
+    let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000, cache: options.cache, host: options.host };
     match execute(elf, config, test.max_insns, |_| {}) {
         Ok(out) => match out.exit {
             Some(exit_code) => grade_test(lab, test, &Outcome::Finished { exit_code, console: &out.console, trace: &out.trace }),

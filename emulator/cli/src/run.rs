@@ -126,7 +126,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         (None, Some(n)) => n,
         (None, None) => 1,
     };
-    let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum, cache: options.cache };
+    let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum, cache: options.cache, host: options.host };
     let mut stdout = std::io::stdout().lock();
     let outcome = execute(&elf, config, args.max_insns, |bytes| {
         let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());

@@ -22,6 +22,7 @@ mod error;
 mod exec;
 mod fdt;
 mod hart;
+mod host;
 mod machine;
 mod mmu;
 mod pmp;
@@ -35,6 +36,7 @@ mod tests;
 
 pub use cache::CacheConfig;
 pub use error::LoadError;
+pub use host::{HostConfig, Policy as HostPolicy};
 pub use machine::{BootMode, Config, Fault, Machine, Stop};
 pub use options::MachineOptions;
 

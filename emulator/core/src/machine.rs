@@ -7,6 +7,7 @@ use crate::code::CodeCache;
 use crate::error::LoadError;
 use crate::exec::Exit;
 use crate::hart::{irq, Hart, RunState, PRV_M, PRV_S};
+use crate::host::{Host, HostConfig};
 use crate::{elf, fdt, sbi, FDT_FROM_RAM_END, MAX_HARTS, NS_PER_INSTRUCTION};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -29,11 +30,13 @@ pub struct Config {
     pub quantum: u64,
     /// Each hart's data cache; none by default.
     pub cache: CacheConfig,
+    /// The modelled host under the harts; none (`host=bare`) by default.
+    pub host: HostConfig,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { harts: 1, ram_bytes: 128 << 20, bootargs: String::new(), quantum: 1000, cache: CacheConfig::default() }
+        Config { harts: 1, ram_bytes: 128 << 20, bootargs: String::new(), quantum: 1000, cache: CacheConfig::default(), host: HostConfig::BARE }
     }
 }
 
@@ -81,6 +84,9 @@ pub struct Machine {
     pub(crate) cur: usize,
     pub(crate) pos: u64,
     pub(crate) fault: Option<Fault>,
+    pub(crate) host: Option<alloc::boxed::Box<Host>>,
+    /// Host events go into the trace (a host, and the guest's trace not off).
+    pub(crate) host_trace: bool,
 }
 
 pub(crate) fn validate(config: &Config) -> Result<(), LoadError> {
@@ -100,7 +106,19 @@ pub(crate) fn validate(config: &Config) -> Result<(), LoadError> {
     if config.bootargs.contains('\0') {
         return Err(LoadError::BootArgs("they contain a NUL character"));
     }
-    config.cache.check().map_err(LoadError::MachineOption)
+    config.cache.check().map_err(LoadError::MachineOption)?;
+    config.host.check(config.harts).map_err(LoadError::MachineOption)
+}
+
+/// A `steal` trace line (`docs/trace.md`): hart `h` executed nothing for `ticks` before `end`.
+fn trace_steal(trace: &mut Vec<u8>, end: u64, h: usize, ticks: u64, by: &str, cpu: usize) {
+    use core::fmt::Write;
+    // Stamped in whole mtime ticks, as the kernel's own lines are, so each hart's times stay
+    // in order.
+    let t = end / crate::TICKS_PER_MTIME * crate::TICKS_PER_MTIME * NS_PER_INSTRUCTION;
+    let mut line = String::new();
+    let _ = writeln!(line, "T {t} {h} steal 0 ns={} by={by} cpu={cpu}", ticks * NS_PER_INSTRUCTION);
+    trace.extend_from_slice(line.as_bytes());
 }
 
 impl Machine {
@@ -158,7 +176,9 @@ impl Machine {
             })
             .collect();
         let code = CodeCache::new(config.ram_bytes);
-        Ok(Machine { config, boot_mode, harts, bus, code, clock: 0, cur: 0, pos: 0, fault: None })
+        let host = config.host.enabled.then(|| alloc::boxed::Box::new(Host::new(config.host, config.harts)));
+        let host_trace = host.is_some() && !config.bootargs.split_ascii_whitespace().any(|w| w == "trace=off");
+        Ok(Machine { config, boot_mode, harts, bus, code, clock: 0, cur: 0, pos: 0, fault: None, host, host_trace })
     }
 
     /// Why the machine is finished, if it is.
@@ -188,39 +208,46 @@ impl Machine {
             if left == 0 {
                 return Stop::Budget;
             }
-            if self.cur == 0 && self.pos == 0
-                && let Err(stop) = self.skip_idle()
-            {
-                return stop;
+            if self.cur == 0 && self.pos == 0 {
+                if let Err(stop) = self.skip_idle() {
+                    return stop;
+                }
+                self.plan_host_round();
             }
             let quantum = self.config.quantum;
             let h = self.cur;
             let hart = &mut self.harts[h];
             hart.clock_base = (self.clock + self.pos).wrapping_sub(hart.ticks);
+            let descheduled = self.host.as_ref().is_some_and(|host| !host.plan(h).runs);
             match hart.state {
+                _ if descheduled => self.pos = quantum,
                 RunState::Stopped => self.pos = quantum,
                 // Sleeps to the end of the turn, or wakes where its timer fires within it.
                 RunState::Waiting => self.wait_in_turn(h),
                 RunState::Running => {}
             }
+            let until_stall = if self.harts[h].state == RunState::Running && self.pos < quantum { self.host_stalls(h) } else { u64::MAX };
             let hart = &mut self.harts[h];
             if hart.state != RunState::Running || self.pos >= quantum {
                 self.next_turn();
                 continue;
             }
+            hart.clock_base = (self.clock + self.pos).wrapping_sub(hart.ticks);
             let before = hart.ticks;
-            let exit = hart.run(&mut self.bus, &mut self.code, (quantum - self.pos).min(left));
+            let exit = hart.run(&mut self.bus, &mut self.code, (quantum - self.pos).min(left).min(until_stall));
             let ran = hart.ticks - before;
             self.pos += ran;
             left = left.saturating_sub(ran);
-            // Only a cache stall runs a hart past its turn's end; it starts its next turn that
-            // much later (`next_turn`), so its time never runs backwards.
-            if self.pos > quantum {
-                hart.overrun = self.pos - quantum;
-                self.pos = quantum;
-            }
+            self.carry_overrun(h);
             match exit {
-                Exit::Sbi => sbi::call(&mut self.harts, &mut self.bus, h),
+                Exit::Sbi => {
+                    sbi::call(&mut self.harts, &mut self.bus, h);
+                    // An SBI call in a guest is an exit to the host.
+                    if let Some(host) = &self.host {
+                        self.pos += host.exit_ticks();
+                        self.carry_overrun(h);
+                    }
+                }
                 Exit::TrapLoop => {
                     let vector = self.harts[h].pc;
                     return self.fault(h, alloc::format!("the trap handler at {vector:#x} cannot be fetched, so every trap would trap again"));
@@ -233,6 +260,64 @@ impl Machine {
                 Exit::Limit | Exit::Wait => {}
             }
         }
+    }
+
+    /// Only a stall (a cache miss, or time the host took) runs a hart past its turn's end; it
+    /// starts its next turn that much later (`next_turn`), so its time never runs backwards.
+    fn carry_overrun(&mut self, h: usize) {
+        let quantum = self.config.quantum;
+        if self.pos > quantum {
+            self.harts[h].overrun += self.pos - quantum;
+            self.pos = quantum;
+        }
+    }
+
+    /// The host decides the round that starts now, from what each hart has to do.
+    fn plan_host_round(&mut self) {
+        let Some(host) = &mut self.host else { return };
+        let (t0, q) = (self.clock, self.config.quantum);
+        let mut wants = [false; MAX_HARTS];
+        let mut timers = [u64::MAX; MAX_HARTS];
+        for (h, hart) in self.harts.iter_mut().enumerate() {
+            hart.clock_base = t0.wrapping_sub(hart.ticks);
+            timers[h] = self.bus.timer_deadline(h);
+            wants[h] = match hart.state {
+                RunState::Running => true,
+                RunState::Stopped => false,
+                RunState::Waiting => hart.wake_pending(&self.bus) || timers[h] < t0 + q,
+            };
+        }
+        let n = self.harts.len();
+        host.plan_round(t0, q, &wants[..n], &timers[..n]);
+    }
+
+    /// Applies the host's stalls that have begun by now to hart `h` (its time moves on, it
+    /// executes nothing) and returns the ticks until the next one.
+    fn host_stalls(&mut self, h: usize) -> u64 {
+        let Some(host) = &mut self.host else { return u64::MAX };
+        let now = self.clock + self.pos;
+        if let Some(steal) = host.take_resumed(h)
+            && self.host_trace
+        {
+            let by = host.culprit_name(steal.by);
+            trace_steal(&mut self.bus.trace, now, h, now - steal.since, &by, steal.cpu);
+        }
+        let cpu = host.cpu_of(h);
+        let mut now = now;
+        while let Some(stall) = host.next_stall(h, now) {
+            let end = stall.at + stall.len;
+            if let Some(by) = stall.by
+                && self.host_trace
+                && end > now
+            {
+                trace_steal(&mut self.bus.trace, end, h, end - now.max(stall.at), by, cpu);
+            }
+            now = now.max(end);
+        }
+        let until = host.next_stall_at(h).map_or(u64::MAX, |at| at.saturating_sub(now));
+        self.pos = now - self.clock;
+        self.carry_overrun(h);
+        until
     }
 
     /// A waiting hart wakes now if an enabled interrupt is pending, or later in this turn

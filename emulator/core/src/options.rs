@@ -1,10 +1,11 @@
 //! The machine settings a kernel command line carries (`docs/platform.md`, "Machine options"):
-//! `smp=` and the `cache.*=` words. The CLI, the page's wasm session and the grader all read
+//! `smp=`, the `cache.*=` words and the host's (`host=`, `host.*=`). The CLI, the page's wasm session and the grader all read
 //! them here, so the same command line builds the same machine everywhere. The kernel accepts
 //! the same words and ignores the cache's, so they reach the guest unchanged.
 
 use crate::cache::CacheConfig;
 use crate::error::LoadError;
+use crate::host::HostConfig;
 use alloc::format;
 use alloc::string::String;
 
@@ -19,6 +20,8 @@ pub struct MachineOptions {
     pub harts: Option<usize>,
     /// `cache.kb=`, `cache.line=`, `cache.ways=`, `cache.miss_ns=`; no cache by default.
     pub cache: CacheConfig,
+    /// `host=` and `host.*=`; no host (`host=bare`) by default.
+    pub host: HostConfig,
 }
 
 impl MachineOptions {
@@ -26,7 +29,7 @@ impl MachineOptions {
     /// that is not a plain decimal number, an unknown `cache.` word, a word given twice, or a
     /// cache the machine cannot have is an error that names the word.
     pub fn parse(bootargs: &str) -> Result<MachineOptions, LoadError> {
-        let mut options = MachineOptions { harts: None, cache: CacheConfig::default() };
+        let mut options = MachineOptions { harts: None, cache: CacheConfig::default(), host: HostConfig::BARE };
         let mut seen = [false; WORDS.len()];
         for word in bootargs.split_ascii_whitespace() {
             let Some((key, value)) = word.split_once('=') else { continue };
@@ -53,6 +56,7 @@ impl MachineOptions {
             }
         }
         options.cache.check().map_err(bad)?;
+        options.host = HostConfig::parse(bootargs, options.harts.unwrap_or(1)).map_err(bad)?;
         Ok(options)
     }
 }

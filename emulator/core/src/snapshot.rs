@@ -8,6 +8,7 @@ use crate::cache::{CacheConfig, DataCaches};
 use crate::code::CodeCache;
 use crate::error::LoadError;
 use crate::hart::{Csrs, Hart, RunState};
+use crate::host::HostConfig;
 use crate::machine::{validate, BootMode, Config, Fault, Machine};
 use crate::MAX_HARTS;
 use alloc::string::{String, ToString};
@@ -15,8 +16,9 @@ use alloc::vec::Vec;
 
 const MAGIC: &[u8; 8] = b"RQSTATE\0";
 /// 2: PMP registers after the CSRs. 3: the data cache (its settings and tags, each hart's
-/// stalls and overrun).
-const VERSION: u32 = 3;
+/// stalls and overrun). 4: whether the machine has a modelled host, whose state is not saved:
+/// such a state is refused on restore.
+const VERSION: u32 = 4;
 
 #[derive(Default)]
 struct Writer(Vec<u8>);
@@ -96,6 +98,7 @@ impl Machine {
         let cache = self.config.cache;
         [cache.kb, cache.line, cache.ways, cache.miss_ns].into_iter().for_each(|v| w.u64(v.into()));
         w.bytes(self.config.bootargs.as_bytes());
+        w.u8(self.host.is_some() as u8);
         w.u8(self.boot_mode as u8);
         w.u64(self.clock);
         w.u64(self.cur as u64);
@@ -172,7 +175,10 @@ impl Machine {
         }
         let [kb, line, ways, miss_ns] = cache_fields;
         let cache = CacheConfig { kb, line, ways, miss_ns };
-        let config = Config { harts: harts.min(u64::from(u32::MAX)) as usize, ram_bytes, quantum, bootargs: r.string()?, cache };
+        let config = Config { harts: harts.min(u64::from(u32::MAX)) as usize, ram_bytes, quantum, bootargs: r.string()?, cache, host: HostConfig::BARE };
+        if r.u8()? != 0 {
+            return Err(LoadError::State("it is of a machine with a modelled host, whose state a snapshot does not hold (snapshots need host=bare)".into()));
+        }
         validate(&config)?;
         let boot_mode = match r.u8()? {
             0 => BootMode::Supervisor,
@@ -275,7 +281,7 @@ impl Machine {
             return Err(bad("it has trailing bytes"));
         }
         let code = CodeCache::new(config.ram_bytes);
-        *self = Machine { config, boot_mode, harts: hart_list, bus, code, clock, cur: cur as usize, pos, fault };
+        *self = Machine { config, boot_mode, harts: hart_list, bus, code, clock, cur: cur as usize, pos, fault, host: None, host_trace: false };
         Ok(())
     }
 }

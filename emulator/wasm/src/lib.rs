@@ -41,7 +41,7 @@ pub struct Session {
 #[wasm_bindgen]
 impl Session {
     /// Boots `elf` on `harts` harts with the kernel command line `bootargs`, whose machine
-    /// words (`cache.*=`) are read by the same parser as the CLI's. Anything wrong with the
+    /// words (`cache.*=`, `host=`) are read by the same parser as the CLI's. Anything wrong with the
     /// file or the configuration comes back as an error with the loader's message.
     #[wasm_bindgen(constructor)]
     pub fn new(elf: &[u8], harts: u32, bootargs: String) -> Result<Session, JsError> {
@@ -50,6 +50,7 @@ impl Session {
             harts: harts as usize,
             bootargs,
             cache: options.cache,
+            host: options.host,
             ..Config::default()
         };
         let machine = Machine::new(config, elf)

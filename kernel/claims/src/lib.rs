@@ -15,10 +15,10 @@ pub struct Run {
 }
 
 /// Boots the kernel with `append` (which names `smp=` when it wants more than one hart, and
-/// `cache.*=` for a data cache), as `runqueue run --append` does.
+/// `cache.*=` for a data cache, `host=` for a host below), as `runqueue run --append` does.
 pub fn kernel(append: &str) -> Run {
     let options = MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"));
-    let config = Config { harts: options.harts.unwrap_or(1), bootargs: append.into(), cache: options.cache, ..Config::default() };
+    let config = Config { harts: options.harts.unwrap_or(1), bootargs: append.into(), cache: options.cache, host: options.host, ..Config::default() };
     let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 0, "`{append}` exited {code}:\n{}", out.console);

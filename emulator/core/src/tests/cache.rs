@@ -97,7 +97,7 @@ fn options(args: &str) -> Result<MachineOptions, String> {
 #[test]
 fn boot_arguments_give_the_cache_and_harts() {
     let none = options("sched=cfs workload=spin").unwrap();
-    assert_eq!(none, MachineOptions { harts: None, cache: CacheConfig::default() });
+    assert_eq!(none, MachineOptions { harts: None, cache: CacheConfig::default(), host: crate::HostConfig::BARE });
     assert!(!none.cache.is_on());
     let set = options("smp=2 cache.kb=48 cache.ways=12 cache.miss_ns=80 cache.line=64 cfs.latency_ns=6000000").unwrap();
     assert_eq!(set.harts, Some(2));

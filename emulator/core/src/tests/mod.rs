@@ -14,4 +14,5 @@ mod csr;
 mod machine;
 mod pmp;
 mod cache;
+mod host;
 mod speed;

@@ -1,0 +1,129 @@
+//! The modelled host's words (`docs/platform.md`, "The host below the guest"). The emulator
+//! reads them from the same command line and builds the host from them; the kernel only
+//! accepts them, so a run's arguments say everything about it. QEMU has no such host and
+//! ignores them. Ranges and defaults as in runqueue_emu::HostConfig.
+
+use super::{Kind, Tunable};
+
+/// Host CPUs by number, as the host's cpu lists name them.
+const CPUS: &[&str] = &["0", "1", "2", "3", "4", "5", "6", "7", "8"];
+
+pub const HOST: Tunable = Tunable {
+    name: "host",
+    kind: Kind::Choice(&["bare", "untuned", "tuned"]),
+    default: "bare",
+    unit: "",
+    help: "the host under the harts: none (bare), a stock Linux host with its own work (untuned), or tuned for real time as seed 003 did (tuned); provided by the machine",
+};
+pub const CPUS_COUNT: Tunable = Tunable {
+    name: "host.cpus",
+    kind: Kind::Int { min: 0, max: 9 },
+    default: "0",
+    unit: "CPUs",
+    help: "the host's CPUs; 0 = one more than smp (a housekeeping CPU beside the vCPUs)",
+};
+pub const VCPU: Tunable = Tunable {
+    name: "host.vcpu",
+    kind: Kind::Choice(&["other", "fifo", "rr"]),
+    default: "other",
+    unit: "",
+    help: "the host policy of the vCPU threads, as chrt sets it: SCHED_OTHER, SCHED_FIFO or SCHED_RR (tuned: fifo)",
+};
+pub const VCPU_PRIO: Tunable = Tunable {
+    name: "host.vcpu_prio",
+    kind: Kind::Int { min: 1, max: 99 },
+    default: "99",
+    unit: "",
+    help: "real-time priority of the vCPU threads with host.vcpu=fifo or rr",
+};
+pub const PIN: Tunable = Tunable {
+    name: "host.pin",
+    kind: Kind::Int { min: 0, max: 1 },
+    default: "0",
+    unit: "",
+    help: "1: each vCPU thread pinned to its own host CPU (taskset, vcpupin): an isolated one if any, else CPU i+1 (tuned: 1)",
+};
+pub const ISOLCPUS: Tunable = Tunable {
+    name: "host.isolcpus",
+    kind: Kind::Features(CPUS),
+    default: "",
+    unit: "CPUs",
+    help: "host CPUs out of every thread's default affinity: only pinned vCPUs run there (tuned: the vCPUs' CPUs)",
+};
+pub const NOHZ_FULL: Tunable = Tunable {
+    name: "host.nohz_full",
+    kind: Kind::Features(CPUS),
+    default: "",
+    unit: "CPUs",
+    help: "host CPUs whose tick stops while one thread runs there (tuned: the vCPUs' CPUs)",
+};
+pub const RCU_NOCBS: Tunable = Tunable {
+    name: "host.rcu_nocbs",
+    kind: Kind::Features(CPUS),
+    default: "",
+    unit: "CPUs",
+    help: "host CPUs whose RCU callbacks run in a thread on a housekeeping CPU instead of in softirq there (tuned: the vCPUs' CPUs)",
+};
+pub const IRQ_AFFINITY: Tunable = Tunable {
+    name: "host.irq_affinity",
+    kind: Kind::Features(CPUS),
+    default: "",
+    unit: "CPUs",
+    help: "host CPUs that device interrupts (and their softirq work) may hit; none named: all (tuned: 0)",
+};
+pub const RT_THROTTLE: Tunable = Tunable {
+    name: "host.rt_throttle",
+    kind: Kind::Int { min: 0, max: 1 },
+    default: "1",
+    unit: "",
+    help: "1: the host's real-time threads get at most 950 ms of each second on a CPU (sched_rt_runtime_us); 0: -1 there (tuned: 0)",
+};
+pub const IDLE: Tunable = Tunable {
+    name: "host.idle",
+    kind: Kind::Choice(&["halt", "poll"]),
+    default: "halt",
+    unit: "",
+    help: "an idle host CPU halts in a C-state (waking it costs its exit latency) or polls, as idle=poll (tuned: poll)",
+};
+pub const CSTATE_US: Tunable = Tunable {
+    name: "host.cstate_us",
+    kind: Kind::Int { min: 0, max: 10_000 },
+    default: "80",
+    unit: "us",
+    help: "exit latency of the deep C-state a host CPU enters after 300 us idle",
+};
+pub const EXIT_NS: Tunable = Tunable {
+    name: "host.exit_ns",
+    kind: Kind::Int { min: 0, max: 100_000 },
+    default: "2000",
+    unit: "ns",
+    help: "what one exit to the host and back costs the guest: each SBI call, injected timer interrupt and wakeup of a halted vCPU",
+};
+pub const DIRECT_IRQ: Tunable = Tunable {
+    name: "host.direct_irq",
+    kind: Kind::Int { min: 0, max: 1 },
+    default: "0",
+    unit: "",
+    help: "1: timer interrupts reach the guest without an exit (posted interrupts; RISC-V's Sstc guest timer)",
+};
+pub const HOGS: Tunable = Tunable {
+    name: "host.hogs",
+    kind: Kind::Int { min: 0, max: 16 },
+    default: "0",
+    unit: "threads",
+    help: "CPU-bound SCHED_OTHER threads on the host, the first on the first vCPU's CPU",
+};
+pub const GUESTS: Tunable = Tunable {
+    name: "host.guests",
+    kind: Kind::Int { min: 0, max: 16 },
+    default: "0",
+    unit: "vCPUs",
+    help: "vCPU threads of another guest on the host (SCHED_OTHER, busy 2 ms of every 5)",
+};
+pub const NOISE: Tunable = Tunable {
+    name: "host.noise",
+    kind: Kind::Int { min: 0, max: 1 },
+    default: "1",
+    unit: "",
+    help: "1: the host kernel's own work runs: its tick, device interrupts, RCU callbacks, kworkers, ksoftirqd",
+};
