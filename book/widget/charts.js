@@ -131,6 +131,14 @@ export class RunCharts {
         data: m.migrations.map((g) => ({ x: g.at / 1e6, y: T.hartN(g.to), tid: g.tid, from: g.from, why: g.why })),
       });
     }
+    if (m.steals.length) {
+      // Time the modelled host took from a hart: dark over whatever the guest thought ran.
+      this.timeline.data.datasets.push({
+        label: T.hostSteal(m.stealCount),
+        backgroundColor: "rgba(0, 0, 0, 0.55)",
+        data: m.steals.map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: T.hartN(s.hart), by: s.by })),
+      });
+    }
     this.timeline.update("none");
 
     const lat = m.latencySummary();

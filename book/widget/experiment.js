@@ -169,6 +169,8 @@ export class Experiment {
   buildTunables() {
     this.tunablesBox.replaceChildren(el("legend", { text: T.tunablesLegend }));
     const scheds = [this.settings.sched, this.vs].filter(Boolean);
+    // The modelled host's words get a group of their own: they set up the machine below.
+    const hostBox = el("fieldset", { class: "rq-host" }, el("legend", { text: T.hostLegend }));
     for (const t of applicable(this.catalog, scheds, this.settings.workload)) {
       const value = this.settings.tunables.get(t.name) ?? t.default;
       const control = t.values ? select(t.values.map((v) => [v, v]), value)
@@ -178,8 +180,10 @@ export class Experiment {
       if (!t.values) control.value = value;
       control.dataset.tunable = t.name;
       const range = t.min !== null || t.max !== null ? ` (${t.min ?? ""}..${t.max ?? ""})` : "";
-      this.tunablesBox.append(labelled(`${t.name}${t.unit ? ` [${t.unit}]` : ""}`, control, T.tunableHelp(t.help, range, t.default)));
+      const box = t.name === "host" || t.name.startsWith("host.") ? hostBox : this.tunablesBox;
+      box.append(labelled(`${t.name}${t.unit ? ` [${t.unit}]` : ""}`, control, T.tunableHelp(t.help, range, t.default)));
     }
+    this.tunablesBox.append(hostBox);
   }
 
   onFormChange(e) {

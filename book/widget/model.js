@@ -26,6 +26,8 @@ export class RunModel {
     this.harts = new Set();
     this.migrations = []; // {tid, at, from, to, why}: a task moved to another hart's run queue
     this.migrationCount = 0;
+    this.steals = []; // {hart, start, end, by}: the modelled host ran something else (ns)
+    this.stealCount = 0;
     this.latency = { samples: [], hist: null, min: null, avg: null, max: null };
     this.result = null;
     this.version = 0; // bumped on every change, so views redraw only when needed
@@ -47,6 +49,10 @@ export class RunModel {
   /** Applies a batch of parsed events `{t, h, k, id, f}`. */
   add(events) {
     for (const e of events) {
+      if (e.k === "steal") {
+        this.addSteal(e);
+        continue;
+      }
       this.startNs ??= e.t;
       this.harts.add(e.h);
       if (e.id === 0) continue; // the idle loop is not a task
@@ -77,6 +83,17 @@ export class RunModel {
       }
     }
     if (events.length) this.version++;
+  }
+
+  /** Host steal before the workload's first event is boot time, not part of the run. */
+  addSteal(e) {
+    if (this.startNs === null) return;
+    this.stealCount++;
+    if (this.steals.length >= MAX_MIGRATIONS) return;
+    const end = this.rel(e);
+    const ns = typeof e.f.ns === "number" ? e.f.ns : 0;
+    this.steals.push({ hart: e.h, start: Math.max(0, end - ns), end, by: String(e.f.by ?? "host") });
+    this.version++;
   }
 
   switchOut(e, task) {

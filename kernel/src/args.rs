@@ -54,6 +54,7 @@ pub const GLOBAL: &[Tunable] = &[
     Tunable { name: "cache.line", kind: Kind::Int { min: 16, max: 4096 }, default: "64", unit: "bytes", help: "data cache line size, a power of two; provided by the machine, QEMU ignores it" },
     Tunable { name: "cache.ways", kind: Kind::Int { min: 1, max: 32 }, default: "8", unit: "ways", help: "data cache associativity (lines per set); provided by the machine, QEMU ignores it" },
     Tunable { name: "cache.miss_ns", kind: Kind::Int { min: 0, max: 10_000 }, default: "100", unit: "ns", help: "how long a data cache miss stalls the hart, a multiple of 10 ns (default: a DRAM access); provided by the machine, QEMU ignores it" },
+    crate::dispatch::IDLE,
     host::HOST,
     host::CPUS_COUNT,
     host::VCPU,

@@ -18,6 +18,7 @@ use crate::latency::Latency;
 use crate::lock::SpinLock;
 use crate::pipe::Pipes;
 use crate::sched::class::Classes;
+use crate::args::{Kind, Tunable};
 use crate::task::{self, Args, Class, Entry, MAX_TASKS, Params, State, Task, Tid};
 use crate::{power, report, sbi, trace};
 pub use balance::Smp;
@@ -58,7 +59,17 @@ pub struct Kernel {
     milestone: [u64; MAX_TASKS],
     /// The latest time any hart has booked (see `clock`).
     last_now: u64,
+    /// `idle=poll`: an idle hart spins instead of halting.
+    idle_poll: bool,
 }
+
+pub const IDLE: Tunable = Tunable {
+    name: "idle",
+    kind: Kind::Choice(&["halt", "poll"]),
+    default: "halt",
+    unit: "",
+    help: "an idle hart halts (wfi) until an interrupt, or polls, as Linux's idle=poll: under a modelled host a halted vCPU gives its CPU back and pays to wake",
+};
 
 pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     tasks: [Task::FREE; MAX_TASKS],
@@ -75,6 +86,7 @@ pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     run: RunInfo { args: "", sched: "", workload: "", smp: 1, seed: 0 },
     milestone: [0; MAX_TASKS],
     last_now: 0,
+    idle_poll: false,
 });
 
 /// When the workload started (absolute ns): tasks measure their run time from here.
@@ -101,6 +113,7 @@ impl Kernel {
         self.run = run;
         self.tick_ns = tick_ns;
         self.smp = smp;
+        self.idle_poll = settings.int("idle") == 1;
         Ok(())
     }
 
@@ -504,16 +517,21 @@ fn switch_away(why: Leave) {
     hart::pop_off();
 }
 
+/// Spins of one idle pass with `idle=poll`, about 2 µs: short enough that a woken task waits
+/// little for the next look at the queues, long enough to leave the lock mostly free.
+const IDLE_POLL_SPINS: u32 = 100;
+
 /// Each hart's scheduler loop: pick a task, run it until it gives the hart back, book why.
 pub fn scheduler_loop() -> ! {
     let index = arch::hart_index();
     let h = hart::this();
     hart::push_off();
-    {
+    let idle_poll = {
         let mut k = KERNEL.lock();
         h.next_tick_ns.set(arch::now_ns() + k.tick_ns);
         k.program_timer(index);
-    }
+        k.idle_poll
+    };
     loop {
         let next = {
             let mut k = KERNEL.lock();
@@ -543,9 +561,17 @@ pub fn scheduler_loop() -> ! {
                 // Nothing to run: wait for a tick, a sleeper's timer or another hart's IPI.
                 // `wfi` with interrupts masked still returns when one is pending; only then
                 // are they taken. Enabling them first would lose a wakeup that arrives just
-                // before the `wfi` (the hart would sleep on until the next tick).
-                arch::wait_for_interrupt();
-                arch::intr_on();
+                // before the `wfi` (the hart would sleep on until the next tick). Polling
+                // takes them as they come, without the lock, for a short while per pass.
+                if idle_poll {
+                    arch::intr_on();
+                    for _ in 0..IDLE_POLL_SPINS {
+                        core::hint::spin_loop();
+                    }
+                } else {
+                    arch::wait_for_interrupt();
+                    arch::intr_on();
+                }
                 arch::intr_off();
             }
         }

@@ -208,10 +208,12 @@ impl Machine {
             if left == 0 {
                 return Stop::Budget;
             }
-            if self.cur == 0 && self.pos == 0 {
-                if let Err(stop) = self.skip_idle() {
-                    return stop;
-                }
+            if self.cur == 0 && self.pos == 0
+                && let Err(stop) = self.skip_idle()
+            {
+                return stop;
+            }
+            if self.cur == 0 {
                 self.plan_host_round();
             }
             let quantum = self.config.quantum;
@@ -272,10 +274,14 @@ impl Machine {
         }
     }
 
-    /// The host decides the round that starts now, from what each hart has to do.
+    /// The host decides the round that starts now, from what each hart has to do (once: hart
+    /// 0's turn may begin late, after a stall, and be entered more than once).
     fn plan_host_round(&mut self) {
         let Some(host) = &mut self.host else { return };
         let (t0, q) = (self.clock, self.config.quantum);
+        if host.planned(t0) {
+            return;
+        }
         let mut wants = [false; MAX_HARTS];
         let mut timers = [u64::MAX; MAX_HARTS];
         for (h, hart) in self.harts.iter_mut().enumerate() {

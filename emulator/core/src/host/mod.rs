@@ -93,6 +93,11 @@ impl Host {
         &self.plans[hart]
     }
 
+    /// Whether the round starting at `t0` is decided already.
+    pub fn planned(&self, t0: u64) -> bool {
+        self.next_round > t0
+    }
+
     pub fn exit_ticks(&self) -> u64 {
         us_ns(self.config.exit_ns)
     }
@@ -184,7 +189,7 @@ impl Host {
             plan.taken = 0;
             plan.resumed = None;
             if wants[h] && !runs {
-                let culprit = sched::culprit(&self.cpus[c], &self.threads);
+                let culprit = sched::culprit(&self.config, &self.cpus[c], &self.threads, th);
                 self.stolen[h].get_or_insert((t0, culprit, c));
                 continue;
             }

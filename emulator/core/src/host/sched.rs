@@ -140,8 +140,14 @@ impl Culprit {
     }
 }
 
-pub fn culprit(cpu: &Cpu, _threads: &[Thread]) -> Culprit {
-    cpu.curr.map_or(Culprit::Throttled, Culprit::Thread)
+/// Who kept runnable thread `th` off `cpu`: throttling, if it is real-time and throttled,
+/// whatever then runs there; else the thread that runs.
+pub fn culprit(config: &HostConfig, cpu: &Cpu, threads: &[Thread], th: usize) -> Culprit {
+    let throttled = threads[th].policy.rt_prio().is_some() && cpu.throttled(config);
+    match cpu.curr {
+        Some(t) if !throttled => Culprit::Thread(t),
+        _ => Culprit::Throttled,
+    }
 }
 
 pub fn runnable_on(threads: &[Thread], cpu: usize) -> usize {
