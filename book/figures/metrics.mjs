@@ -212,12 +212,18 @@ export function traceValues(text, result) {
   const wakesOn = new Map(result.tasks.map((t) => [t.tid, new Array(harts).fill(0)]));
   // Balancing passes that moved tasks: (time, hart, why) -> tasks moved.
   const passes = new Map();
+  // The modelled host's steal: its total, and its longest piece and culprit.
+  const steal = { ns: 0, longest: 0, by: "none" };
   for (const line of text.split("\n")) {
     const f = line.split(" ");
     if (f[0] !== "T" || f.length < 5) continue;
     const [t, h, kind, tid] = [Number(f[1]), Number(f[2]), f[3], Number(f[4])];
     const kv = Object.fromEntries(f.slice(5).filter((x) => x.includes("=")).map((x) => x.split(/=(.*)/s).slice(0, 2)));
-    if (kind === "new" && kv.rq !== undefined && !firstRq.has(tid)) firstRq.set(tid, Number(kv.rq));
+    if (kind === "steal") {
+      const ns = Number(kv.ns);
+      steal.ns += ns;
+      if (ns > steal.longest) [steal.longest, steal.by] = [ns, kv.by];
+    } else if (kind === "new" && kv.rq !== undefined && !firstRq.has(tid)) firstRq.set(tid, Number(kv.rq));
     else if (kind === "migrate") {
       if (!(kv.why in moves)) throw new Error(`a migrate event with why=${kv.why}, which is not one of ${MOVES.join(", ")}`);
       moves[kv.why] += 1;
@@ -249,6 +255,9 @@ export function traceValues(text, result) {
     rq_at_start: firstRq.size === 0 ? "n/a" : Array.from({ length: harts }, (_, h) => [...firstRq.values()].filter((q) => q === h).length).join(" / "),
   };
   for (const w of MOVES) v[`migrations_${w}`] = String(moves[w]);
+  v.host_steal_ms = ms(steal.ns);
+  v.host_steal_longest_us = (steal.longest / 1000).toFixed(1);
+  v.host_steal_longest_by = steal.by;
   // Balancing passes that moved at least one task, and the most one pass moved.
   v.balance_passes = String(passes.size);
   v.balance_max_moved = String(Math.max(0, ...passes.values()));
