@@ -72,3 +72,90 @@ fn bvt_by_the_paper_lets_a_small_warp_preempt_at_wakeup() {
     assert!((paper as f64) < 1.15 * cfs as f64, "paper rules {paper} ns, cfs {cfs} ns");
     assert!(seed as f64 > 1.6 * paper as f64, "seed002 rules {seed} ns, paper rules {paper} ns");
 }
+
+/// What the deadline class's precise timer allows past an exact instant on one hart (see
+/// `schedule_properties_rt.rs`, where two harts need up to 115 us).
+const PRECISE_SLACK_NS: u64 = 150_000;
+
+/// Each deadline task's periods as the trace shows them: `(period start, dl)` pairs, the start
+/// being `dl - D`, for every distinct `dl=` of task `tid`.
+fn periods_of(run: &Run, tid: u32, rel_deadline: u64) -> Vec<u64> {
+    let mut starts: Vec<u64> = run.events.iter().filter(|e| e.tid == tid).filter_map(|e| e.num("dl")).map(|d| d as u64 - rel_deadline).collect();
+    starts.dedup();
+    starts
+}
+
+/// CPU time `tid` ran within [from, to), from its `in` and `out` events.
+fn cpu_within(run: &Run, tid: u32, from: u64, to: u64) -> u64 {
+    let mut total = 0;
+    let mut since = None;
+    for e in run.events.iter().filter(|e| e.tid == tid) {
+        match e.kind {
+            Kind::In => since = Some(e.time_ns),
+            Kind::Out => {
+                if let Some(s) = since.take() {
+                    total += e.time_ns.min(to).saturating_sub(s.max(from));
+                }
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
+/// Linux 4.13's `dl_revised_wakeup` (with `dl_entity_overflow` comparing against D and the
+/// replenishment at the next period, `dl_next_period`): a constrained task (D < period) that
+/// wakes before its deadline keeps it and only the runtime its density allows until then, so
+/// in each of its periods it runs at most its runtime. Jobs here need 1.5 x the runtime and
+/// sleep halfway: with the plain CBS rule the wakeup just before the deadline would get a
+/// fresh deadline and a full runtime, and the job would run 3 ms in a 2 ms reservation.
+#[test]
+fn deadline_constrained_task_never_runs_past_its_runtime_in_a_period() {
+    let (runtime, deadline, period) = (2_000_000u64, 4_000_000u64, 10_000_000u64);
+    let append = "sched=cfs workload=deadline wl.period_us=10000 wl.runtime_us=2000 wl.deadline_us=4000 wl.work_pct=150 wl.sleep_us=2000 wl.run_ms=200";
+    let run = kernel(append);
+    let starts = periods_of(&run, 1, deadline);
+    assert!(starts.len() > 10, "{append}: {} periods", starts.len());
+    for w in starts.windows(2) {
+        assert!(w[1] - w[0] >= period, "{append}: periods starting at {} and {} ns are closer than the period", w[0], w[1]);
+        let ran = cpu_within(&run, 1, w[0], w[0] + period);
+        assert!(ran <= runtime + PRECISE_SLACK_NS, "{append}: ran {ran} ns in the period from {} ns, runtime {runtime} ns", w[0]);
+    }
+    let revised = run.events.iter().filter(|e| e.kind == Kind::Wake && e.num("left").is_some_and(|l| l > 0 && (l as u64) < runtime)).count();
+    assert!(revised > 10, "{append}: only {revised} wakeups kept their deadline with a reduced runtime");
+}
+
+/// Linux's `yield_task_dl` (sched-deadline.rst: "sched_yield() ... the task gives up its
+/// remaining runtime and is suspended until its next period"): a deadline task that ends each
+/// job with a yield runs again only when its next period starts, and meets every deadline.
+#[test]
+fn deadline_yield_waits_for_the_next_period() {
+    for append in [
+        "sched=cfs workload=deadline wl.period_us=10000 wl.runtime_us=2000 wl.work_pct=50 wl.yield=1 wl.run_ms=200",
+        "sched=cfs workload=deadline wl.period_us=10000 wl.runtime_us=2000 wl.deadline_us=5000 wl.work_pct=50 wl.yield=1 wl.run_ms=200 smp=2",
+    ] {
+        let rel = if append.contains("wl.deadline_us=5000") { 5_000_000 } else { 10_000_000 };
+        let run = kernel(append);
+        let mut dl = 0;
+        let mut yielded_at = None;
+        let mut yields = 0;
+        for e in run.events.iter().filter(|e| e.tid == 1) {
+            if e.kind == Kind::In
+                && let Some(y) = yielded_at.take()
+            {
+                let next_period = dl - rel + 10_000_000;
+                assert!(e.time_ns >= next_period, "{append}: yielded at {y} ns, ran again at {} ns, before its next period at {next_period} ns", e.time_ns);
+                yields += 1;
+            }
+            if let Some(d) = e.num("dl") {
+                dl = d as u64;
+            }
+            if e.kind == Kind::Out && e.get("why") == Some("yield") {
+                yielded_at = Some(e.time_ns);
+            }
+        }
+        assert!(yields > 10, "{append}: {yields} yields");
+        let misses = run.events.iter().filter(|e| e.kind == Kind::Mark && e.get("miss").is_some()).count();
+        assert_eq!(misses, 0, "{append}: deadlines missed");
+    }
+}
