@@ -132,7 +132,7 @@ export const TUNABLES = {
     cyclictest: "不为 0 时，每个负载单元以一段这么长的不可抢占区段开头",
   },
   "wl.work_us": "每次循环的工作量，以模拟 CPU 的微秒计（每微秒 100 条指令）",
-  "wl.sleep_us": "每次循环的睡眠时间",
+  "wl.sleep_us": { intr: "每次循环的睡眠时间", deadline: "每个作业在中途睡眠的时间（0 = 不睡眠）" },
   "wl.hogs": "做同样的循环但从不睡眠的额外任务",
   "wl.groups": "发送者和接收者的组数（hackbench -g）",
   "wl.fds": "每组的发送者和接收者数（hackbench -f）",
@@ -157,7 +157,6 @@ export const TUNABLES = {
   "wl.runtime_us": "每个任务每个周期的预留 C（默认：利用率 0.95）",
   "wl.work_pct": "每个作业的工作量占 C 的百分比（其余留给内核的切换，切换也记在任务账上；超过 100 时作业会超出预留）",
   "wl.deadline_us": "每个任务的相对截止时间 D（edf）；0 或超出列表 = 它的周期",
-  "wl.sleep_us": "每个作业在中途睡眠的时间（0 = 不睡眠）",
   "wl.yield": "1 = 每个作业以 sched_yield 结束（截止时间任务随后等待下一个周期），而不是睡到下一次释放",
   "wl.class": "edf = SCHED_DEADLINE（运行时间 C，截止时间 = 周期 = T）；rm = SCHED_FIFO，周期越短优先级越高",
 };
