@@ -540,3 +540,55 @@ mod tests {
         assert_eq!((v.rule, v.time_ns), ("deadline task over budget", 1100));
     }
 }
+
+/// BVT's warp limits (Duda and Cheriton), from the `warp=` a task shows on `new`, `in`, `wake`
+/// and `state` events (W while warped, 0 otherwise): a task runs warped for at most `limit_ns`
+/// (L; 0 = no limit) of CPU time plus `grace_ns` (the tick that notices it), and once unwarped
+/// it warps again no sooner than `unwarp_ns` (U) later.
+pub fn bvt_warp_limits(events: &[Event], limit_ns: u64, unwarp_ns: u64, grace_ns: u64) -> Result<(), Violation> {
+    // Per task: warped now, CPU time run in this warp before its current stint, when its
+    // current stint began (if running), when its last warp ended.
+    let mut warped: BTreeMap<u32, bool> = BTreeMap::new();
+    let mut warped_cpu: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut stint: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut ended: BTreeMap<u32, u64> = BTreeMap::new();
+    for e in by_time(events) {
+        let t = e.time_ns;
+        match e.kind {
+            Kind::In => {
+                stint.insert(e.tid, t);
+            }
+            Kind::Out => {
+                if let Some(start) = stint.remove(&e.tid)
+                    && warped.get(&e.tid) == Some(&true)
+                {
+                    *warped_cpu.entry(e.tid).or_default() += t - start;
+                }
+            }
+            _ => {}
+        }
+        let Some(warp) = e.num("warp") else { continue };
+        let was = warped.insert(e.tid, warp > 0).unwrap_or(false);
+        if warp > 0 {
+            if !was && let Some(&end) = ended.get(&e.tid) && t < end + unwarp_ns {
+                return Err(Violation {
+                    time_ns: t,
+                    rule: "BVT warped again before U",
+                    detail: format!("task {} warped {} ns after its last warp ended, U = {unwarp_ns} ns", e.tid, t - end),
+                });
+            }
+            let ran = warped_cpu.get(&e.tid).copied().unwrap_or(0) + stint.get(&e.tid).map_or(0, |&s| t - s);
+            if limit_ns > 0 && ran > limit_ns + grace_ns {
+                return Err(Violation {
+                    time_ns: t,
+                    rule: "BVT ran warped past L",
+                    detail: format!("task {} ran {ran} ns warped, L = {limit_ns} ns", e.tid),
+                });
+            }
+        } else if was {
+            ended.insert(e.tid, t);
+            warped_cpu.remove(&e.tid);
+        }
+    }
+    Ok(())
+}

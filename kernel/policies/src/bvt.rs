@@ -1,22 +1,30 @@
 //! BVT, borrowed virtual time (Duda and Cheriton, SOSP '99), one instance per run queue (each
-//! hart's, or the one all harts share). Each task has an actual virtual time A (advancing by CPU time / weight, like CFS's
-//! vruntime) and an effective virtual time E = A - W while it is warped; the runnable task
-//! with the smallest E runs. A switch happens only when the other task's E is smaller by the
-//! context-switch allowance C (in virtual time of the running task), so two tasks do not
-//! trade the CPU at every tick. A warped task stays warped for at most L of CPU time, then
-//! must run unwarped for U before it warps again (Xen's `warpl` / `warpu`).
+//! hart's, or the one all harts share). Each task has an actual virtual time A (advancing by CPU
+//! time / weight, like CFS's vruntime) and an effective virtual time E = A - W while it is
+//! warped; the runnable task with the smallest E runs. The running task keeps the CPU until
+//! another task's E is smaller by the context-switch allowance C (in the running task's virtual
+//! time), so two tasks do not trade the CPU at every tick.
 //!
-//! A waking task's A is placed by a separate function (`Placement`), so the book can replay
-//! seed 002's Linux patch and its fix, and the BVT lab can swap in its own rule:
-//! `epsilon` places it just after the smallest A of the runnable tasks (the patch's
-//! BVT_PLACEMENT: no sleeper credit, so a woken task preempts only if it is warped), `fixed`
-//! the same distance after CFS's compensated point (min - latency/2, the seed's fix), `cfs`
-//! is plain CFS placement. No rule moves a task backwards.
+//! Two sets of rules, `bvt.rules`:
+//! - `paper` (the default): a task wakes at A = max(A, SVT) and warped; it preempts the running
+//!   task if its E is lower (C is not applied to a task that just became runnable: C governs
+//!   only how long a running task keeps the CPU, as Xen's `bvt_wake` schedules at once). The
+//!   warp lasts until the task sleeps or has run warped for L of CPU time since it woke; after
+//!   either end it may warp again only once U has passed.
+//! - `seed002`: seed 002's Linux patch as our kernel first replayed it. Wakeup placement is
+//!   `bvt.placement`, C is applied at wakeup too (CFS's wakeup granularity, not the paper),
+//!   and the warp outlives sleeps until the task has run L of CPU time warped.
+//!
+//! The placements of `seed002`: `epsilon` places a woken task just after the smallest A of the
+//! runnable tasks (the patch's BVT_PLACEMENT: no sleeper credit, so a woken task preempts only
+//! if it is warped), `fixed` the same distance after CFS's compensated point (min - latency/2,
+//! the seed's fix), `cfs` is plain CFS placement. No rule moves a task backwards.
 
 use crate::{Where, cfs::weight_of};
 use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
+const RULES: &[&str] = &["paper", "seed002"];
 const PLACEMENTS: &[&str] = &["epsilon", "fixed", "cfs"];
 
 /// What a wakeup placement rule sees, in ns of virtual time.
@@ -33,6 +41,11 @@ pub struct Wakeup {
 /// A wakeup placement rule: the woken task's new actual virtual time.
 pub type Placement = fn(&Wakeup) -> u64;
 
+/// The paper's: no credit, no debt.
+pub fn place_paper(w: &Wakeup) -> u64 {
+    w.avt.max(w.svt)
+}
+
 pub fn place_epsilon(w: &Wakeup) -> u64 {
     w.avt.max(w.svt + w.epsilon)
 }
@@ -45,60 +58,92 @@ pub fn place_cfs(w: &Wakeup) -> u64 {
     w.avt.max(w.svt.saturating_sub(w.credit))
 }
 
+/// Where a task stands with its warp, the trace's `wst=`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum WarpState {
+    /// Not warped; warps at its next wakeup (if it has a warp).
+    Free = 0,
+    Warped = 1,
+    /// Unwarped after running warped for L; warps again once U has passed.
+    HitLimit = 2,
+    /// Unwarped when it went to sleep (`paper`); warps again once U has passed.
+    Slept = 3,
+}
+
+impl WarpState {
+    fn from(code: i64) -> WarpState {
+        match code {
+            1 => WarpState::Warped,
+            2 => WarpState::HitLimit,
+            3 => WarpState::Slept,
+            _ => WarpState::Free,
+        }
+    }
+}
+
 pub const SPEC: SchedSpec<Bvt> = SchedSpec {
     name: "bvt",
     help: "BVT (Duda and Cheriton): run the task with the least effective virtual time; warped tasks borrow W",
     tunables: &[
         Tunable {
+            name: "bvt.rules",
+            kind: Kind::Choice(RULES),
+            default: "paper",
+            unit: "",
+            help: "paper = Duda and Cheriton (wake at max(A, SVT), C only for the running task, warp until sleep or L); seed002 = the Linux patch as seed 002 ran it (bvt.placement, C at wakeup too, L in CPU time)",
+        },
+        Tunable {
             name: "bvt.placement",
             kind: Kind::Choice(PLACEMENTS),
             default: "epsilon",
             unit: "",
-            help: "wakeup placement: epsilon = just after the smallest A (seed 002's patch), fixed = just after CFS's compensated point (its fix), cfs = CFS's sleeper credit",
+            help: "wakeup placement under bvt.rules=seed002: epsilon = just after the smallest A (the patch), fixed = just after CFS's compensated point (the seed's fix), cfs = CFS's sleeper credit",
         },
         Tunable {
             name: "bvt.epsilon_ns",
             kind: Kind::Int { min: 0, max: 100_000_000 },
             default: "100000",
             unit: "ns",
-            help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed",
+            help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed (seed002)",
         },
         Tunable {
             name: "bvt.latency_ns",
             kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
             default: "6000000",
             unit: "ns",
-            help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements",
+            help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements (seed002)",
         },
         Tunable {
             name: "bvt.csa_us",
             kind: Kind::Int { min: 0, max: 1_000_000 },
             default: "1000",
             unit: "us",
-            help: "context-switch allowance C: switch only when another task's E is this much smaller",
+            help: "context-switch allowance C: the running task keeps the CPU until another task's E is this much smaller",
         },
         Tunable {
             name: "bvt.warp_limit_us",
             kind: Kind::Int { min: 0, max: 100_000_000 },
             default: "0",
             unit: "us",
-            help: "warp time limit L: CPU time a task may run warped (0 = no limit)",
+            help: "warp time limit L: CPU time a task may run warped (paper: per wakeup; seed002: until it hits L, across sleeps); 0 = no limit",
         },
         Tunable {
             name: "bvt.unwarp_us",
             kind: Kind::Int { min: 0, max: 100_000_000 },
             default: "0",
             unit: "us",
-            help: "unwarp time requirement U: time a task must run unwarped before it warps again",
+            help: "unwarp time requirement U: time a task must stay unwarped before it warps again",
         },
     ],
     build: |s: &dyn Settings| {
-        let place: Placement = match s.int("bvt.placement") {
-            0 => place_epsilon,
-            1 => place_fixed,
-            _ => place_cfs,
+        let paper = s.int("bvt.rules") == 0;
+        let place: Placement = match (paper, s.int("bvt.placement")) {
+            (true, _) => place_paper,
+            (false, 0) => place_epsilon,
+            (false, 1) => place_fixed,
+            (false, _) => place_cfs,
         };
-        Ok(Bvt::new(s, place))
+        Ok(Bvt::new(s, paper, place))
     },
 };
 
@@ -106,25 +151,33 @@ pub const SPEC: SchedSpec<Bvt> = SchedSpec {
 struct Entity {
     avt: u64,
     weight: u64,
-    /// The warp W the task may borrow, and whether it does now.
+    /// The warp W the task may borrow, and where it stands with it.
     warp: u64,
-    warped: bool,
-    /// CPU time run warped since it last warped; when it last stopped being warped.
+    wst: WarpState,
+    /// CPU time run warped since it last warped.
     warped_run: u64,
+    /// When its last warp ended.
     unwarped_at: u64,
     place: Where,
     seq: u64,
 }
 
 impl Entity {
-    const NONE: Entity = Entity { avt: 0, weight: NICE_0_LOAD, warp: 0, warped: false, warped_run: 0, unwarped_at: 0, place: Where::Off, seq: 0 };
+    const NONE: Entity =
+        Entity { avt: 0, weight: NICE_0_LOAD, warp: 0, wst: WarpState::Free, warped_run: 0, unwarped_at: 0, place: Where::Off, seq: 0 };
 
     fn evt(&self) -> i64 {
-        self.avt as i64 - if self.warped { self.warp as i64 } else { 0 }
+        self.avt as i64 - if self.wst == WarpState::Warped { self.warp as i64 } else { 0 }
+    }
+
+    fn unwarp(&mut self, why: WarpState, now: u64) {
+        self.wst = why;
+        self.unwarped_at = now;
     }
 }
 
 pub struct Bvt {
+    paper: bool,
     place: Placement,
     epsilon: u64,
     credit: u64,
@@ -137,9 +190,10 @@ pub struct Bvt {
 }
 
 impl Bvt {
-    /// BVT with the tunables in `s` and wakeup placement `place` (the lab passes its own).
-    pub fn new(s: &dyn Settings, place: Placement) -> Bvt {
+    /// BVT with the tunables in `s`, the paper's rules or seed 002's, and wakeup placement `place`.
+    pub fn new(s: &dyn Settings, paper: bool, place: Placement) -> Bvt {
         Bvt {
+            paper,
             place,
             epsilon: s.int("bvt.epsilon_ns") as u64,
             credit: s.int("bvt.latency_ns") as u64 / 2,
@@ -169,12 +223,24 @@ impl Bvt {
         (1..MAX_TASKS).filter(|&t| self.entity[t].place == Where::Queued && ok(t)).min_by_key(|&t| (self.entity[t].evt(), self.entity[t].seq))
     }
 
-    /// A task warps again when it wakes, once it has been unwarped for U.
+    /// A task warps when it wakes, once it has been unwarped for U.
     fn maybe_warp(&mut self, tid: Tid, now: u64) {
         let e = &mut self.entity[tid];
-        if e.warp > 0 && !e.warped && now.saturating_sub(e.unwarped_at) >= self.unwarp {
-            e.warped = true;
+        if e.warp > 0 && e.wst != WarpState::Warped && now.saturating_sub(e.unwarped_at) >= self.unwarp {
+            e.wst = WarpState::Warped;
             e.warped_run = 0;
+        }
+    }
+
+    /// Ends a warp that has run L of CPU time.
+    fn check_limit(&mut self, tid: Tid, ran_ns: u64, now: u64) {
+        let limit = self.warp_limit;
+        let e = &mut self.entity[tid];
+        if e.wst == WarpState::Warped {
+            e.warped_run += ran_ns;
+            if limit > 0 && e.warped_run >= limit {
+                e.unwarp(WarpState::HitLimit, now);
+            }
         }
     }
 }
@@ -209,16 +275,9 @@ impl Scheduler for Bvt {
     }
 
     fn charge(&mut self, task: &Task, ran_ns: u64, now: u64) {
-        let limit = self.warp_limit;
         let e = &mut self.entity[task.tid];
         e.avt += ran_ns * NICE_0_LOAD / e.weight;
-        if e.warped {
-            e.warped_run += ran_ns;
-            if limit > 0 && e.warped_run >= limit {
-                e.warped = false;
-                e.unwarped_at = now;
-            }
-        }
+        self.check_limit(task.tid, ran_ns, now);
         self.update_svt();
     }
 
@@ -228,13 +287,21 @@ impl Scheduler for Bvt {
         self.first(&|_| true).is_some_and(|t| self.entity[t].evt() <= cur.evt() - self.csa_for(cur.weight))
     }
 
+    /// The paper: a task that just became runnable preempts if its E is lower; seed002 asks it
+    /// to be C lower, as CFS's wakeup granularity does.
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
         let cur = &self.entity[current.tid];
-        self.entity[woken.tid].evt() <= cur.evt() - self.csa_for(cur.weight)
+        let margin = if self.paper { 1 } else { self.csa_for(cur.weight) };
+        self.entity[woken.tid].evt() <= cur.evt() - margin
     }
 
-    fn block(&mut self, task: &Task, _now: u64) {
-        self.entity[task.tid].place = Where::Off;
+    /// The paper's warp is for handling one event: it ends when the task sleeps.
+    fn block(&mut self, task: &Task, now: u64) {
+        let e = &mut self.entity[task.tid];
+        e.place = Where::Off;
+        if self.paper && e.wst == WarpState::Warped {
+            e.unwarp(WarpState::Slept, now);
+        }
         self.update_svt();
     }
 
@@ -249,7 +316,8 @@ impl Scheduler for Bvt {
 
     fn milestone(&self, tid: Tid, out: &mut Fields) {
         let e = &self.entity[tid];
-        out.field("avt", e.avt).field_int("evt", e.evt()).field("warp", if e.warped { e.warp } else { 0 });
+        let warp = if e.wst == WarpState::Warped { e.warp } else { 0 };
+        out.field("avt", e.avt).field_int("evt", e.evt()).field("warp", warp).field("wst", e.wst as u64);
     }
 
     /// A move keeps A relative to the queue's SVT (as CFS does with min_vruntime) and the
@@ -259,17 +327,17 @@ impl Scheduler for Bvt {
         self.entity[task.tid].place = Where::Off;
         self.update_svt();
         let rel = e.avt as i64 - self.svt as i64;
-        Some(Carry([rel, e.weight as i64, e.warp as i64, e.warped as i64, e.warped_run as i64, e.unwarped_at as i64]))
+        Some(Carry([rel, e.wst as i64, e.warped_run as i64, e.unwarped_at as i64, 0, 0]))
     }
 
     fn attach(&mut self, task: &Task, carry: Carry, queued: bool, _now: u64) {
-        let [rel, weight, warp, warped, warped_run, unwarped_at] = carry.0;
+        let [rel, wst, warped_run, unwarped_at, ..] = carry.0;
         self.seq += 1;
         self.entity[task.tid] = Entity {
             avt: (self.svt as i64 + rel).max(0) as u64,
-            weight: weight as u64,
-            warp: warp as u64,
-            warped: warped != 0,
+            weight: weight_of(task.nice),
+            warp: task.warp_ns,
+            wst: WarpState::from(wst),
             warped_run: warped_run as u64,
             unwarped_at: unwarped_at as u64,
             place: if queued { Where::Queued } else { Where::Off },

@@ -1,9 +1,11 @@
 //! Round robin: FIFO order plus a time slice; a task that used its whole slice goes to the
 //! back of the queue with a fresh one. Follows ArceOS's `RRScheduler` (slice counted in
 //! ticks, 5 by default) and POSIX SCHED_RR. The slice is measured in CPU time but only
-//! checked at ticks, so with the default 1 ms tick a 5 ms slice is 5 ticks.
+//! checked at ticks, so with the default 1 ms tick a 5 ms slice is 5 ticks. A task whose slice
+//! ends while no other task waits gets a fresh one at that tick (as Linux's `task_tick_rt`
+//! refills the quantum whether or not it requeues), so a newcomer waits a slice, not a tick.
 
-use runqueue_sched_api::{Carry, Enqueue, Kind, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
 
 pub const SPEC: SchedSpec<RoundRobin> = SchedSpec {
     name: "rr",
@@ -15,12 +17,14 @@ pub const SPEC: SchedSpec<RoundRobin> = SchedSpec {
         unit: "ms",
         help: "time slice (checked at each tick; 5 ticks at the default tick_us=1000)",
     }],
-    build: |s: &dyn Settings| Ok(RoundRobin { queue: TidQueue::new(), slice_ns: s.ms("rr.slice_ms") }),
+    build: |s: &dyn Settings| Ok(RoundRobin { queue: TidQueue::new(), slice_ns: s.ms("rr.slice_ms"), slice_from: [0; MAX_TASKS] }),
 };
 
 pub struct RoundRobin {
     queue: TidQueue,
     slice_ns: u64,
+    /// Where in its current stint (`Task::stint_ns`) each task's slice began.
+    slice_from: [u64; MAX_TASKS],
 }
 
 impl Scheduler for RoundRobin {
@@ -29,13 +33,24 @@ impl Scheduler for RoundRobin {
     }
 
     fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
-        self.queue.take_first(allowed)
+        let tid = self.queue.take_first(allowed)?;
+        self.slice_from[tid] = 0;
+        Some(tid)
     }
 
     /// The slice restarts at every switch-in: only slice expiry preempts an RR task, so a
-    /// new stint always follows a full slice, a yield or a sleep.
+    /// new stint always follows a full slice, a yield or a sleep. A slice that ends with
+    /// nobody waiting starts the next one.
     fn tick(&mut self, current: &Task, _now: u64) -> bool {
-        current.stint_ns >= self.slice_ns && !self.queue.is_empty()
+        let from = &mut self.slice_from[current.tid];
+        if current.stint_ns - *from < self.slice_ns {
+            return false;
+        }
+        if self.queue.is_empty() {
+            *from = current.stint_ns;
+            return false;
+        }
+        true
     }
 
     fn detach(&mut self, task: &Task, queued: bool, _now: u64) -> Option<Carry> {

@@ -1,9 +1,14 @@
 //! SCHED_DEADLINE (`Documentation/scheduler/sched-deadline.rst`): earliest deadline first,
 //! each task behind a constant bandwidth server (CBS) with (runtime, deadline, period). The
 //! running task's remaining runtime shrinks with the CPU time it uses; at zero it is
-//! throttled until its scheduling deadline, when it gets `deadline += period` and `remaining
-//! += runtime`. A task that wakes with more runtime left than its bandwidth allows before its
-//! deadline (or past its deadline) starts afresh: `deadline = now + D`, `remaining = runtime`.
+//! throttled until its next period (its deadline when D = period), when it gets `deadline +=
+//! period` and `remaining += runtime`. A task that wakes with more runtime left than its density allows before its
+//! deadline (`remaining / (deadline - now) > runtime / D`, Linux's `dl_entity_overflow` since
+//! 4.13), or past its deadline, starts afresh: `deadline = now + D`, `remaining = runtime`;
+//! except that a constrained task (D < period) whose deadline has not passed keeps it and gets
+//! only the runtime its density allows until then (`dl_revised_wakeup`, Linux 4.13), so a
+//! task that sleeps just before its deadline cannot take more than its bandwidth. A task that
+//! yields gives up the rest of its runtime until its next period (`yield_task_dl`).
 //! Admission control refuses a task set whose total bandwidth exceeds the harts times the RT
 //! share (`rt.runtime_us / rt.period_us`). Like Linux's hrtimers, `next_event` tells the core
 //! when the running task's budget runs out and when the earliest throttled server on a hart is
@@ -28,13 +33,35 @@ struct Server {
 impl Server {
     const NONE: Server = Server { runtime: 0, rel_deadline: 0, period: 1, deadline: 0, remaining: 0, queued: false, allowed: 0 };
 
-    /// Throttled until `deadline`, when the period's replenishment comes.
+    /// Throttled until its next period, when the replenishment comes.
     fn throttled(&self) -> bool {
         self.remaining <= 0
     }
 
+    /// The start of its next period: its deadline for an implicit one (D = period), later for
+    /// a constrained one (Linux's `dl_next_period`, where the replenishment timer fires since
+    /// 4.13).
+    fn next_period(&self) -> u64 {
+        self.deadline - self.rel_deadline + self.period
+    }
+
+    /// The CBS wakeup rule, revised for constrained deadlines.
+    fn wake(&mut self, now: u64) {
+        let laxity = self.deadline.saturating_sub(now) as i128;
+        let overflow = self.remaining as i128 * self.rel_deadline as i128 > self.runtime as i128 * laxity;
+        if self.deadline > now && !overflow {
+            return;
+        }
+        if self.deadline > now && self.rel_deadline < self.period {
+            self.remaining = (laxity * self.runtime as i128 / self.rel_deadline as i128) as i64;
+        } else {
+            self.deadline = now + self.rel_deadline;
+            self.remaining = self.runtime as i64;
+        }
+    }
+
     fn replenish(&mut self, now: u64) {
-        while self.remaining <= 0 && self.deadline <= now {
+        while self.remaining <= 0 && self.next_period() <= now {
             self.deadline += self.period;
             self.remaining += self.runtime as i64;
         }
@@ -96,7 +123,7 @@ impl Deadline {
             let left = self.servers[t.tid].remaining;
             (t.class.rank() == 2 && left > 0).then(|| t.charged_at + left as u64)
         });
-        let replenished = self.servers.iter().filter(|s| s.queued && s.throttled() && s.allowed & (1 << hart) != 0).map(|s| s.deadline).min();
+        let replenished = self.servers.iter().filter(|s| s.queued && s.throttled() && s.allowed & (1 << hart) != 0).map(|s| s.next_period()).min();
         exhausted.into_iter().chain(replenished).min()
     }
 }
@@ -116,14 +143,9 @@ impl Scheduler for Deadline {
                     allowed: task.allowed,
                 };
             }
-            (Enqueue::Wakeup, _) => {
-                // The CBS wakeup rule: remaining / (deadline - now) > runtime / period.
-                let left = s.deadline.saturating_sub(now) as i128;
-                if s.deadline <= now || s.remaining as i128 * s.period as i128 > s.runtime as i128 * left {
-                    s.deadline = now + s.rel_deadline;
-                    s.remaining = s.runtime as i64;
-                }
-            }
+            (Enqueue::Wakeup, _) => s.wake(now),
+            // Throttled now; the replenishment at its deadline opens the next period.
+            (Enqueue::Yielded, _) => s.remaining = s.remaining.min(0),
             _ => {}
         }
         s.queued = true;

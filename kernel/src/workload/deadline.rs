@@ -3,11 +3,15 @@
 //! tasks with rate-monotonic priorities (shorter period, higher priority). Above the
 //! rate-monotonic bound (n(2^(1/n) - 1), 0.83 for two tasks) fixed priorities can miss
 //! deadlines that EDF meets up to a utilisation of 1. Each job done by its deadline counts
-//! as an iteration; a late one is a `mark ... miss=<ns late>`.
+//! as an iteration; a late one is a `mark ... miss=<ns late>`. Options for the class's own rules:
+//! a relative deadline shorter than the period (`wl.deadline_us`), jobs that sleep halfway
+//! (`wl.sleep_us`: self-suspending jobs, which meet the revised wakeup rule), and jobs that end
+//! with `sched_yield` instead of sleeping until the next release (`wl.yield`: the server's
+//! replenishment releases them, as Linux's documentation suggests for periodic tasks).
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
-use crate::dispatch::{iteration_done, mark, now_ns, sleep_ns};
+use crate::dispatch::{iteration_done, mark, now_ns, sleep_ns, yield_now};
 use crate::task::{Args, Class, Params};
 use crate::work::spin;
 
@@ -20,12 +24,15 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
     tunables: &[
         Tunable { name: "wl.period_us", kind: Kind::List { min: 1000, max: 1_000_000 }, default: "5000,7000", unit: "us", help: "each task's period T (its deadline too)" },
         Tunable { name: "wl.runtime_us", kind: Kind::List { min: 100, max: 1_000_000 }, default: "2000,3850", unit: "us", help: "each task's reservation C per period (default: utilisation 0.95)" },
-        Tunable { name: "wl.work_pct", kind: Kind::Int { min: 1, max: 100 }, default: "90", unit: "%", help: "work per job as a share of C (the rest is left for the kernel's switches, charged to the task)" },
+        Tunable { name: "wl.deadline_us", kind: Kind::List { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "each task's relative deadline D (edf); 0 or past the list = its period" },
+        Tunable { name: "wl.work_pct", kind: Kind::Int { min: 1, max: 200 }, default: "90", unit: "%", help: "work per job as a share of C (the rest is left for the kernel's switches, charged to the task; above 100 a job overruns its reservation)" },
+        Tunable { name: "wl.sleep_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "a sleep halfway through each job (0 = none)" },
+        Tunable { name: "wl.yield", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "1 = end each job with sched_yield (a deadline task then waits for its next period) instead of sleeping until the next release" },
         Tunable { name: "wl.class", kind: Kind::Choice(&["edf", "rm"]), default: "edf", unit: "", help: "edf = SCHED_DEADLINE (runtime C, deadline = period = T); rm = SCHED_FIFO, shorter period = higher priority" },
         Tunable { name: "wl.run_ms", kind: Kind::Int { min: 1, max: 60_000 }, default: "1000", unit: "ms", help: "how long jobs keep being released" },
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {
-        let (periods, runtimes) = (s.list("wl.period_us"), s.list("wl.runtime_us"));
+        let (periods, runtimes, deadlines) = (s.list("wl.period_us"), s.list("wl.runtime_us"), s.list("wl.deadline_us"));
         let (periods, runtimes) = (periods.as_slice(), runtimes.as_slice());
         if periods.len() != runtimes.len() {
             return Err(ArgError::Invalid("wl.runtime_us", "needs one value per period in wl.period_us"));
@@ -33,13 +40,15 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         let run_ns = get(s, "wl.run_ms") * 1_000_000;
         for (i, (&t, &c)) in periods.iter().zip(runtimes).enumerate() {
             let (period, runtime) = (t as u64 * 1000, c as u64 * 1000);
+            let deadline = deadlines.as_slice().get(i).map_or(period, |&d| if d == 0 { period } else { d as u64 * 1000 });
             let class = match s.int("wl.class") {
-                0 => Class::Deadline { runtime, deadline: period, period },
+                0 => Class::Deadline { runtime, deadline, period },
                 // Rate-monotonic: rank by period, shortest first (ties by order).
                 _ => Class::Fifo(99 - periods.iter().enumerate().filter(|&(j, &p)| p < t || (p == t && j < i)).count() as u8),
             };
             let work = c as u64 * INSNS_PER_US * get(s, "wl.work_pct") / 100;
-            sp.spawn_with(Params { class, ..Params::FAIR }, "job", Some(i), periodic, &[period, work, run_ns])?;
+            let (sleep, yields) = (get(s, "wl.sleep_us") * 1000, get(s, "wl.yield"));
+            sp.spawn_with(Params { class, ..Params::FAIR }, "job", Some(i), periodic, &[period, work, run_ns, sleep, yields])?;
         }
         Ok(())
     },
@@ -48,14 +57,18 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
 /// Releases jobs every `period` from the task's first run: the deadline server was set up
 /// when the task was created, just before, so each job's wakeup finds the server's previous
 /// deadline passed and gets a fresh one (the CBS wakeup rule), in phase with its jobs.
-fn periodic([period, work, run_ns, ..]: Args) {
+fn periodic([period, work, run_ns, sleep, yields, _]: Args) {
     let mut release = now_ns();
     while release < run_ns {
         let now = now_ns();
-        if now < release {
+        if now < release && yields == 0 {
             sleep_ns(release - now);
         }
-        spin(work);
+        spin(work / 2);
+        if sleep > 0 {
+            sleep_ns(sleep);
+        }
+        spin(work - work / 2);
         let late = now_ns().saturating_sub(release + period);
         if late == 0 {
             iteration_done();
@@ -63,5 +76,8 @@ fn periodic([period, work, run_ns, ..]: Args) {
             mark("miss", late);
         }
         release += period;
+        if yields == 1 {
+            yield_now();
+        }
     }
 }
