@@ -3,7 +3,10 @@
 //! tasks with rate-monotonic priorities (shorter period, higher priority). Above the
 //! rate-monotonic bound (n(2^(1/n) - 1), 0.83 for two tasks) fixed priorities can miss
 //! deadlines that EDF meets up to a utilisation of 1. Each job done by its deadline counts
-//! as an iteration; a late one is a `mark ... miss=<ns late>`.
+//! as an iteration; a late one is a `mark ... miss=<ns late>`. Every job also marks its
+//! response time, `resp=<ns from release to done>`, the figure response-time analysis bounds.
+//! Under `rm` all tasks release their first job together at `RM_EPOCH_NS`: the critical
+//! instant, where each task meets its worst response time.
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
@@ -13,6 +16,8 @@ use crate::work::spin;
 
 /// Instructions per microsecond on the emulator.
 const INSNS_PER_US: u64 = 100;
+/// The common first release under `rm`, after every task has been created and run once.
+const RM_EPOCH_NS: u64 = 2_000_000;
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "deadline",
@@ -33,30 +38,33 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         let run_ns = get(s, "wl.run_ms") * 1_000_000;
         for (i, (&t, &c)) in periods.iter().zip(runtimes).enumerate() {
             let (period, runtime) = (t as u64 * 1000, c as u64 * 1000);
-            let class = match s.int("wl.class") {
-                0 => Class::Deadline { runtime, deadline: period, period },
+            let (class, epoch) = match s.int("wl.class") {
+                0 => (Class::Deadline { runtime, deadline: period, period }, 0),
                 // Rate-monotonic: rank by period, shortest first (ties by order).
-                _ => Class::Fifo(99 - periods.iter().enumerate().filter(|&(j, &p)| p < t || (p == t && j < i)).count() as u8),
+                _ => (Class::Fifo(99 - periods.iter().enumerate().filter(|&(j, &p)| p < t || (p == t && j < i)).count() as u8), RM_EPOCH_NS),
             };
             let work = c as u64 * INSNS_PER_US * get(s, "wl.work_pct") / 100;
-            sp.spawn_with(Params { class, ..Params::FAIR }, "job", Some(i), periodic, &[period, work, run_ns])?;
+            sp.spawn_with(Params { class, ..Params::FAIR }, "job", Some(i), periodic, &[period, work, run_ns, epoch])?;
         }
         Ok(())
     },
 };
 
-/// Releases jobs every `period` from the task's first run: the deadline server was set up
-/// when the task was created, just before, so each job's wakeup finds the server's previous
-/// deadline passed and gets a fresh one (the CBS wakeup rule), in phase with its jobs.
-fn periodic([period, work, run_ns, ..]: Args) {
-    let mut release = now_ns();
+/// Releases jobs every `period` from `epoch`, or if that is 0 from the task's first run: the
+/// deadline server was set up when the task was created, just before, so each job's wakeup
+/// finds the server's previous deadline passed and gets a fresh one (the CBS wakeup rule), in
+/// phase with its jobs.
+fn periodic([period, work, run_ns, epoch, ..]: Args) {
+    let mut release = if epoch > 0 { epoch } else { now_ns() };
     while release < run_ns {
         let now = now_ns();
         if now < release {
             sleep_ns(release - now);
         }
         spin(work);
-        let late = now_ns().saturating_sub(release + period);
+        let done = now_ns();
+        mark("resp", done - release);
+        let late = done.saturating_sub(release + period);
         if late == 0 {
             iteration_done();
         } else {
