@@ -60,6 +60,8 @@ export function runValues(result) {
     avg_wait_ms: ms2(mean(tasks, (t) => t.wait_ns)),
     avg_response_ms: ms2(mean(tasks, (t) => t.response_ns)),
     avg_turnaround_ms: ms2(mean(tasks, (t) => t.turnaround_ns)),
+    max_turnaround_ms: ms(Math.max(...tasks.map((t) => t.turnaround_ns))),
+    max_response_ms: ms(Math.max(...tasks.map((t) => t.response_ns))),
     throughput_per_s: (tasks.length / (result.time_ns / 1e9)).toFixed(1),
     util_pct: pct((totalCpu / (result.time_ns * (result.smp ?? 1))) * 100),
   };
