@@ -6,16 +6,39 @@ import path from "node:path";
 import { test } from "node:test";
 import { checkLinks } from "./check-links.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
-import { PENDING, anchored, compareTable, fieldValues, groupOf, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { PENDING, anchored, compareTable, fieldValues, groupOf, littlesLaw, pendingValues, runValues, traceValues } from "./metrics.mjs";
 import { parseSpec } from "./spec.mjs";
 
 const task = (tid, name, finish, cpu, iterations) =>
-  ({ tid, name, finish_ns: finish, cpu_ns: cpu, wait_ns: finish - cpu, switches: tid * 10, iterations });
+  ({ tid, name, arrive_ns: 0, response_ns: tid * 1e6, finish_ns: finish, turnaround_ns: finish, cpu_ns: cpu, wait_ns: finish - cpu, switches: tid * 10, iterations });
 const result = {
   args: "sched=x workload=realtime",
   time_ns: 1_000_000_000,
   tasks: [task(1, "short0", 300e6, 100e6, 40), task(2, "short1", 200e6, 100e6, 10), task(3, "long", 1000e6, 800e6, 8)],
 };
+
+test("the metrics chapter's averages, throughput and utilisation come from the RESULT", () => {
+  const v = runValues(result);
+  assert.equal(v.avg_wait_ms, "166.67");
+  assert.equal(v.avg_response_ms, "2.00");
+  assert.equal(v.avg_turnaround_ms, "500.00");
+  assert.equal(v.throughput_per_s, "3.0");
+  assert.equal(v.util_pct, "100.0");
+  assert.equal(v.long_turnaround_ms, "1000.0");
+  assert.match(v.metrics_table, /\| short1 \| 0\.0 \| 100\.0 \| 100\.0 \| 2\.0 \| 200\.0 \|/);
+});
+
+test("Little's law: L is the time-average of the tasks in the system between the first arrival and the last exit", () => {
+  // a: 0 to 10 ms, b: 5 to 15 ms: one task, then two, then one: L = (5 + 10 + 5) / 15.
+  const trace = ["T 0 0 new 1 name=a", "T 5000000 0 new 2 name=b", "T 10000000 0 exit 1", "T 15000000 0 exit 2"].join("\n");
+  const r = { smp: 1, tasks: [{ tid: 1, name: "a", turnaround_ns: 10e6 }, { tid: 2, name: "b", turnaround_ns: 10e6 }] };
+  const { L, lambda, W, lambdaW } = littlesLaw(trace, r);
+  assert.equal(L.toFixed(4), "1.3333");
+  assert.equal((lambda * 1e9).toFixed(2), "133.33");
+  assert.equal(W, 10e6);
+  assert.equal(lambdaW.toFixed(4), "1.3333");
+  assert.equal(traceValues(trace, { ...r, tasks: r.tasks.map((t) => ({ ...t, cpu_ns: 0, iterations: 0 })) }).little_diff_pct, "0.00");
+});
 
 test("values are computed from the RESULT, per task, per group and overall", () => {
   const v = runValues(result);

@@ -4,6 +4,21 @@
 const ms = (ns) => (ns / 1e6).toFixed(1);
 const us = (ns) => (ns / 1000).toFixed(1);
 const pct = (x) => x.toFixed(1);
+const pct2 = (x) => x.toFixed(2);
+
+// The largest value of `key=` on each task's `mark` events.
+function worstMarks(text, key) {
+  const worst = new Map();
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    if (f[0] !== "T" || f[3] !== "mark") continue;
+    const kv = f.slice(5).find((x) => x.startsWith(`${key}=`));
+    if (kv === undefined) continue;
+    const tid = Number(f[4]);
+    worst.set(tid, Math.max(worst.get(tid) ?? 0, Number(kv.slice(key.length + 1))));
+  }
+  return worst;
+}
 
 // Tasks whose names differ only in a trailing number form a group: short0..3, hog0..4, task0..9.
 export function groupOf(name) {
@@ -40,11 +55,23 @@ export function runValues(result) {
     last_finish_ms: ms(Math.max(...tasks.map((t) => t.finish_ns))),
     // Wall time per unit of work, all tasks together: on yield-heavy workloads, the cost of a yield.
     us_per_iter: totalIter === 0 ? "n/a" : (result.time_ns / totalIter / 1000).toFixed(1),
+    // The metrics chapter's averages over the tasks (docs/trace.md: response from arrival to
+    // first run, turnaround from arrival to finish), and the run's throughput and utilisation.
+    avg_wait_ms: ms2(mean(tasks, (t) => t.wait_ns)),
+    avg_response_ms: ms2(mean(tasks, (t) => t.response_ns)),
+    avg_turnaround_ms: ms2(mean(tasks, (t) => t.turnaround_ns)),
+    max_turnaround_ms: ms(Math.max(...tasks.map((t) => t.turnaround_ns))),
+    max_response_ms: ms(Math.max(...tasks.map((t) => t.response_ns))),
+    throughput_per_s: (tasks.length / (result.time_ns / 1e9)).toFixed(1),
+    util_pct: pct((totalCpu / (result.time_ns * (result.smp ?? 1))) * 100),
   };
   for (const t of tasks) {
     v[`${t.name}_finish_ms`] = ms(t.finish_ns);
     v[`${t.name}_cpu_ms`] = ms(t.cpu_ns);
     v[`${t.name}_wait_ms`] = ms(t.wait_ns);
+    v[`${t.name}_arrive_ms`] = ms(t.arrive_ns);
+    v[`${t.name}_response_ms`] = ms(t.response_ns);
+    v[`${t.name}_turnaround_ms`] = ms(t.turnaround_ns);
     v[`${t.name}_switches`] = String(t.switches);
     v[`${t.name}_iter`] = String(t.iterations);
     v[`${t.name}_cpu_pct`] = pct(totalCpu === 0 ? 0 : (t.cpu_ns / totalCpu) * 100);
@@ -74,7 +101,42 @@ export function runValues(result) {
     }
   }
   v.table = taskTable(result);
+  v.metrics_table = metricsTable(result);
   return v;
+}
+
+const mean = (tasks, figure) => tasks.reduce((s, t) => s + figure(t), 0) / tasks.length;
+const ms2 = (ns) => (ns / 1e6).toFixed(2);
+
+/** Per task: when it arrived, waited, first ran and finished, as the metrics chapter defines them. */
+export function metricsTable(result) {
+  const header = ["task", "arrival (ms)", "CPU (ms)", "waiting (ms)", "response (ms)", "turnaround (ms)"];
+  const rows = result.tasks.map((t) => [t.name, ms(t.arrive_ns), ms(t.cpu_ns), ms(t.wait_ns), ms(t.response_ns), ms(t.turnaround_ns)]);
+  return markdownTable(header, rows);
+}
+
+/**
+ * Little's law from a trace: L, the time-average number of tasks in the system (arrived, `new`,
+ * and not yet gone, `exit`) from the first arrival to the last exit; lambda, arrivals per
+ * second over that span; W, the mean turnaround from RESULT. `null` without arrivals.
+ */
+export function littlesLaw(text, result) {
+  let [inSystem, area, last, first] = [0, 0, 0, null];
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    if (f[0] !== "T" || (f[3] !== "new" && f[3] !== "exit")) continue;
+    const t = Number(f[1]);
+    area += inSystem * (t - last);
+    last = t;
+    first ??= t;
+    inSystem += f[3] === "new" ? 1 : -1;
+  }
+  if (first === null || last === first) return null;
+  const span = last - first;
+  const L = area / span;
+  const lambda = result.tasks.length / span;
+  const W = mean(result.tasks, (t) => t.turnaround_ns);
+  return { L, lambda, W, lambdaW: lambda * W };
 }
 
 // The last, smallest and largest value of each named policy state key (`docs/trace.md`) on each
@@ -266,6 +328,16 @@ export function traceValues(text, result) {
     v[`hart${h}_between_ms`] = ms(between[h]);
   }
   v.between_total_ms = ms(between.reduce((a, b) => a + b, 0));
+  const little = littlesLaw(text, result);
+  if (little) {
+    v.little_l = little.L.toFixed(3);
+    v.little_lambda_per_s = (little.lambda * 1e9).toFixed(1);
+    v.little_w_ms = ms2(little.W);
+    v.little_lambda_w = little.lambdaW.toFixed(3);
+    v.little_diff_pct = pct2((Math.abs(little.L - little.lambdaW) / little.L) * 100);
+  }
+  // A periodic job's worst response (`mark resp=`, workload deadline), per task.
+  for (const [tid, worst] of worstMarks(text, "resp")) if (name.has(tid)) v[`${name.get(tid)}_resp_max_ms`] = ms2(worst);
   // Tasks by the queue they were created on, whatever moves came later.
   for (let h = 0; h < harts && firstRq.size > 0; h++) {
     const group = result.tasks.filter((t) => firstRq.get(t.tid) === h);

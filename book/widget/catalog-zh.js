@@ -31,6 +31,8 @@ export const WORKLOADS = {
   hackbench: "发送者和接收者通过管道传递消息，旁边可以有 CPU 忙循环：总用时",
   cyclictest: "一个周期性线程在负载下测量自己的唤醒延迟（最小/平均/最大值、直方图）",
   deadline: "EDF（SCHED_DEADLINE）或速率单调固定优先级下的周期性任务：错过的截止时间",
+  bursts: "每个任务一段 CPU 突发，然后退出（批处理作业）；用 arrive_ms= 设定到达时间",
+  arrivals: "源源不断的批处理作业：到达间隔和突发长度由 seed= 抽取",
 };
 
 // Texts that several tunables share because their English says the same thing.
@@ -177,6 +179,10 @@ export const TUNABLES = {
   "wl.deadline_us": "每个任务的相对截止时间 D（edf）；0 或超出列表 = 它的周期",
   "wl.yield": "1 = 每个作业以 sched_yield 结束（截止时间任务随后等待下一个周期），而不是睡到下一次释放",
   "wl.class": "edf = SCHED_DEADLINE（运行时间 C，截止时间 = 周期 = T）；rm = SCHED_FIFO，周期越短优先级越高",
+  "wl.burst_ms": "按创建顺序给出每个任务的 CPU 突发长度（每个值一个任务）",
+  "wl.jobs": "作业数",
+  "wl.gap_us": "相邻两次到达之间的平均间隔（每个间隔在 0 到它的 2 倍之间均匀分布）；第一个作业在 0 时刻到达",
+  "wl.burst_us": "一个作业的平均 CPU 突发（每个在它的 0.5 到 1.5 倍之间均匀分布）",
 };
 
 // Units as the kernel spells them; SI symbols stay as they are.
@@ -201,6 +207,8 @@ export const UNITS = {
   CPUs: "个 CPU",
   threads: "个线程",
   vCPUs: "个 vCPU",
+  jobs: "个作业",
+  KiB: "KiB",
 };
 
 const own = (table, key) => (Object.hasOwn(table, key) ? table[key] : undefined);

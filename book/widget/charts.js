@@ -79,7 +79,7 @@ export class RunCharts {
     this.table = document.createElement("table");
     this.table.className = "rq-table";
     const header = document.createElement("tr");
-    for (const text of [T.task, T.finishMs, T.cpuShortMs]) {
+    for (const text of [T.task, T.finishMs, T.cpuShortMs, T.responseMs, T.turnaroundMs]) {
       const th = document.createElement("th");
       th.scope = "col";
       th.textContent = text;
@@ -152,7 +152,7 @@ export class RunCharts {
 
     this.table.tBodies[0].replaceChildren(...tasks.map((t) => {
       const row = document.createElement("tr");
-      for (const text of [t.name, fmtMs(t.finishNs), fmtMs(t.cpuNs)]) {
+      for (const text of [t.name, fmtMs(t.finishNs), fmtMs(t.cpuNs), fmtMs(t.responseNs), fmtMs(t.turnaroundNs)]) {
         const cell = document.createElement("td");
         cell.textContent = text;
         row.append(cell);

@@ -36,7 +36,8 @@ export class RunModel {
   task(tid) {
     let t = this.tasks.get(tid);
     if (!t) {
-      t = { tid, name: `task ${tid}`, finishNs: null, cpuNs: 0, progress: [{ x: 0, y: 0 }] };
+      // Response (arrival to first run) and turnaround (arrival to finish): the metrics chapter's.
+      t = { tid, name: `task ${tid}`, finishNs: null, cpuNs: 0, arriveNs: null, responseNs: null, turnaroundNs: null, progress: [{ x: 0, y: 0 }] };
       this.tasks.set(tid, t);
     }
     return t;
@@ -60,15 +61,18 @@ export class RunModel {
       switch (e.k) {
         case "new":
           if (typeof e.f.name === "string") task.name = e.f.name;
+          task.arriveNs = this.rel(e);
           break;
         case "in":
           this.running.set(e.h, { tid: e.id, since: this.rel(e) });
+          if (task.responseNs === null && task.arriveNs !== null) task.responseNs = this.rel(e) - task.arriveNs;
           break;
         case "out":
           this.switchOut(e, task);
           break;
         case "exit":
           task.finishNs = this.rel(e);
+          if (task.arriveNs !== null) task.turnaroundNs = task.finishNs - task.arriveNs;
           this.addProgress(task, task.finishNs, true);
           break;
         case "mark":
@@ -163,6 +167,8 @@ export class RunModel {
       t.name = r.name;
       t.finishNs = r.finish_ns;
       t.cpuNs = r.cpu_ns;
+      t.responseNs = r.response_ns ?? t.responseNs;
+      t.turnaroundNs = r.turnaround_ns ?? t.turnaroundNs;
     }
     const lats = result.tasks.map((t) => t.lat).filter(Boolean);
     if (lats.length) {

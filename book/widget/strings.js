@@ -84,6 +84,8 @@ const en = {
   tableCaption: "Per-task figures",
   finishMs: "finish (ms)",
   cpuShortMs: "CPU (ms)",
+  responseMs: "response (ms)",
+  turnaroundMs: "turnaround (ms)",
 
   showResult: "Show the result",
   hideResult: "Hide the result",
@@ -171,6 +173,8 @@ const zh = {
   tableCaption: "各任务数据",
   finishMs: "完成（ms）",
   cpuShortMs: "CPU（ms）",
+  responseMs: "响应时间（ms）",
+  turnaroundMs: "周转时间（ms）",
 
   showResult: "显示结果",
   hideResult: "隐藏结果",

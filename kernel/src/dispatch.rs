@@ -151,6 +151,7 @@ impl Kernel {
 
     /// A task joins the run queue for the first time: the policy and the trace see it new.
     fn arrive(&mut self, tid: Tid, now: u64) {
+        self.tasks[tid].arrived_at = now;
         let multiqueue = self.multiqueue();
         if multiqueue {
             self.place_new(tid);
@@ -230,6 +231,9 @@ impl Kernel {
         t.queue = hart;
         t.wait_ns += now.saturating_sub(t.runnable_since);
         t.switches += 1;
+        if t.first_run_at == 0 {
+            t.first_run_at = now;
+        }
         t.switched_in_at = now;
         t.charged_at = now;
         t.stint_ns = 0;

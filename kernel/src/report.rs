@@ -32,21 +32,38 @@ fn table(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
     let start = dispatch::start_ns();
     let r = &k.run;
     writeln!(u, "\n{} under {} on {} hart(s): {} ms", r.workload, r.sched, r.smp, Ms(now - start))?;
-    writeln!(u, "{:>4}  {:<16}{:>12}{:>12}{:>12}{:>10}{:>12}", "tid", "name", "finish_ms", "cpu_ms", "wait_ms", "switches", "iterations")?;
+    writeln!(
+        u,
+        "{:>4}  {:<16}{:>12}{:>12}{:>12}{:>14}{:>12}{:>12}{:>10}{:>12}",
+        "tid", "name", "arrive_ms", "response_ms", "finish_ms", "turnaround_ms", "cpu_ms", "wait_ms", "switches", "iterations"
+    )?;
     for t in &k.tasks[1..=k.count] {
         writeln!(
             u,
-            "{:>4}  {:<16}{:>12}{:>12}{:>12}{:>10}{:>12}",
+            "{:>4}  {:<16}{:>12}{:>12}{:>12}{:>14}{:>12}{:>12}{:>10}{:>12}",
             t.tid,
             t.name(),
+            Ms(t.arrived_at.saturating_sub(start)),
+            Ms(response_ns(t)),
             Ms(t.exit_ns - start),
+            Ms(t.exit_ns.saturating_sub(t.arrived_at)),
             Ms(t.cpu_ns),
             Ms(t.wait_ns),
             t.switches,
             t.iterations
         )?;
     }
-    Ok(())
+    // Thousandths, printed as Ms prints ns: x * 1e6 shows x with three decimals.
+    let (time, tasks) = ((now - start).max(1) as u128, k.count as u128);
+    let busy: u128 = k.tasks[1..=k.count].iter().map(|t| t.cpu_ns as u128).sum();
+    let throughput = tasks * 1_000_000_000 * 1_000_000 / time;
+    let utilisation = busy * 100 * 1_000_000 / (time * r.smp as u128);
+    writeln!(u, "throughput {} tasks/s, utilisation {} %", Ms(throughput as u64), Ms(utilisation as u64))
+}
+
+/// From arrival to first run (every task has run by the time the report is printed).
+fn response_ns(t: &crate::task::Task) -> u64 {
+    t.first_run_at.saturating_sub(t.arrived_at)
 }
 
 fn result(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
@@ -64,8 +81,11 @@ fn result(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
         json::string(u, t.name())?;
         write!(
             u,
-            ",\"finish_ns\":{},\"cpu_ns\":{},\"wait_ns\":{},\"switches\":{},\"iterations\":{}",
+            ",\"arrive_ns\":{},\"response_ns\":{},\"finish_ns\":{},\"turnaround_ns\":{},\"cpu_ns\":{},\"wait_ns\":{},\"switches\":{},\"iterations\":{}",
+            t.arrived_at.saturating_sub(start),
+            response_ns(t),
             t.exit_ns - start,
+            t.exit_ns.saturating_sub(t.arrived_at),
             t.cpu_ns,
             t.wait_ns,
             t.switches,

@@ -41,10 +41,12 @@ pub struct Params {
     pub harts: u32,
     /// When it arrives, in ns after the workload starts (0: at once).
     pub arrive_ns: u64,
+    /// The CPU burst the workload declares for it (0: none).
+    pub burst_ns: u64,
 }
 
 impl Params {
-    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, tickets: 0, harts: 0, arrive_ns: 0 };
+    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, tickets: 0, harts: 0, arrive_ns: 0, burst_ns: 0 };
 }
 
 /// A task as the core sees it. Policies get its `view`: a copy of what they may read, so a
@@ -65,6 +67,11 @@ pub struct Task {
     pub arriving: bool,
     /// Bit h set = may run on hart h.
     pub allowed: u32,
+    pub burst_ns: u64,
+    /// When it arrived and when it first ran (absolute ns; 0: not yet), for its response
+    /// and turnaround times.
+    pub arrived_at: u64,
+    pub first_run_at: u64,
     /// The hart whose run queue holds it, or held it last (`rq=perhart`; with one shared
     /// queue, the hart it last ran on).
     pub queue: usize,
@@ -102,6 +109,9 @@ impl Task {
         wake_pending: false,
         arriving: false,
         allowed: 0,
+        burst_ns: 0,
+        arrived_at: 0,
+        first_run_at: 0,
         queue: 0,
         last_ran: 0,
         state: State::Free,
@@ -120,9 +130,9 @@ impl Task {
 
     /// A runnable task, created at `now`.
     pub fn new(tid: Tid, params: Params, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
-        let Params { nice, class, warp_ns, tickets, .. } = params;
+        let Params { nice, class, warp_ns, tickets, burst_ns, .. } = params;
         let tickets = if tickets == 0 { runqueue_policies::lottery::tickets_for_nice(nice) } else { tickets };
-        Task { tid, nice, class, warp_ns, tickets, allowed, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
+        Task { tid, nice, class, warp_ns, tickets, allowed, burst_ns, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 
     /// What a policy may see of this task (`runqueue_sched_api::Task`).
@@ -131,8 +141,8 @@ impl Task {
             State::Running(h) => Some(h),
             _ => None,
         };
-        let Task { tid, nice, class, warp_ns, tickets, allowed, stint_ns, .. } = *self;
-        runqueue_sched_api::Task { tid, nice, class, warp_ns, tickets, allowed, stint_ns, hart }
+        let Task { tid, nice, class, warp_ns, tickets, allowed, burst_ns, stint_ns, .. } = *self;
+        runqueue_sched_api::Task { tid, nice, class, warp_ns, tickets, allowed, burst_ns, stint_ns, hart }
     }
 
     pub fn name(&self) -> &str {

@@ -20,7 +20,13 @@ pub struct RunResult {
 pub struct TaskResult {
     pub tid: u32,
     pub name: String,
+    /// When it arrived (`arrive_ms=`, or at once), since the workload's start.
+    pub arrive_ns: u64,
+    /// From arrival to first run.
+    pub response_ns: u64,
     pub finish_ns: u64,
+    /// From arrival to finish.
+    pub turnaround_ns: u64,
     pub cpu_ns: u64,
     pub wait_ns: u64,
     pub switches: u64,
@@ -46,6 +52,21 @@ impl RunResult {
     pub fn task(&self, name: &str) -> Option<&TaskResult> {
         self.tasks.iter().find(|t| t.name == name)
     }
+
+    /// Tasks finished per second of the run.
+    pub fn throughput_per_s(&self) -> f64 {
+        self.tasks.len() as f64 * 1e9 / self.time_ns.max(1) as f64
+    }
+
+    /// The share of the harts' time spent running tasks, 0 to 1.
+    pub fn utilisation(&self) -> f64 {
+        self.tasks.iter().map(|t| t.cpu_ns).sum::<u64>() as f64 / (self.time_ns.max(1) as f64 * self.smp.max(1) as f64)
+    }
+
+    /// The mean of one figure over the tasks, in ns (e.g. `|t| t.wait_ns`).
+    pub fn mean(&self, figure: impl Fn(&TaskResult) -> u64) -> f64 {
+        self.tasks.iter().map(figure).sum::<u64>() as f64 / self.tasks.len().max(1) as f64
+    }
 }
 
 #[cfg(test)]
@@ -54,9 +75,10 @@ mod tests {
 
     #[test]
     fn round_trips_and_rejects_missing_fields() {
-        let json = r#"{"version":1,"workload":"spin","sched":"cfs","smp":1,"seed":0,"args":"sched=cfs","time_ns":5,"tasks":[{"tid":1,"name":"spin0","finish_ns":5,"cpu_ns":4,"wait_ns":1,"switches":2,"iterations":3}]}"#;
+        let json = r#"{"version":1,"workload":"spin","sched":"cfs","smp":1,"seed":0,"args":"sched=cfs","time_ns":5,"tasks":[{"tid":1,"name":"spin0","arrive_ns":0,"response_ns":1,"finish_ns":5,"turnaround_ns":5,"cpu_ns":4,"wait_ns":1,"switches":2,"iterations":3}]}"#;
         let r = RunResult::parse(json).unwrap();
         assert_eq!(r.task("spin0").unwrap().cpu_ns, 4);
+        assert_eq!((r.throughput_per_s(), r.utilisation(), r.mean(|t| t.turnaround_ns)), (2e8, 0.8, 5.0));
         assert_eq!(serde_json::to_string(&r).unwrap(), json);
         assert!(RunResult::parse(r#"{"version":1}"#).is_err());
     }

@@ -106,6 +106,17 @@ test("the run model follows stints, progress and finishes, and RESULT overrides"
   assert.deepEqual(m.taskList().map((t) => t.finishNs), [3100, 9000]);
 });
 
+test("response and turnaround run from a task's arrival (new) to its first run and to its exit", () => {
+  const m = new RunModel();
+  m.add([ev(1000, 0, "new", 1), ev(1000, 0, "in", 1), ev(2000, 0, "new", 2), ev(5000, 0, "out", 1, { why: "exit", ran: 4000 }), ev(5000, 0, "exit", 1), ev(5000, 0, "in", 2)]);
+  m.add([ev(6000, 0, "out", 2, { why: "preempt", ran: 1000 }), ev(6000, 0, "in", 2), ev(9000, 0, "exit", 2)]);
+  const [a, b] = m.taskList();
+  assert.deepEqual([a.responseNs, a.turnaroundNs], [0, 4000]);
+  assert.deepEqual([b.responseNs, b.turnaroundNs], [3000, 7000], "a later switch-in is no first run");
+  m.setResult({ tasks: [{ tid: 2, name: "b", finish_ns: 9100, cpu_ns: 4000, response_ns: 3100, turnaround_ns: 7100 }] });
+  assert.deepEqual([b.responseNs, b.turnaroundNs], [3100, 7100], "the RESULT line is authoritative");
+});
+
 test("a long timeline keeps its shape in coarser cells", () => {
   const m = new RunModel();
   const events = [ev(0, 0, "new", 1), ev(0, 0, "new", 2)];

@@ -6,7 +6,7 @@ use runqueue_kernel_claims::kernel;
 use runqueue_report::props;
 
 const SCHEDULERS: &[&str] = &["fifo", "rr", "cfs", "sjf", "mlfq", "bvt", "eevdf", "lottery", "stride", "o1"];
-const WORKLOADS: &[&str] = &["fairness-equal", "fairness-unequal", "yield-speed", "realtime", "occupy", "spin", "intr"];
+const WORKLOADS: &[&str] = &["fairness-equal", "fairness-unequal", "yield-speed", "realtime", "occupy", "spin", "intr", "arrivals"];
 /// A hart that goes idle notices new work at its next tick at the latest (1 ms by default),
 /// plus the way through the scheduler (a hart spinning for the kernel lock for milliseconds,
 /// as a test-and-set lock allowed, fails this).

@@ -77,11 +77,12 @@ pub const SPEC: SchedSpec<Lottery> = SchedSpec {
     },
 };
 
-/// SplitMix64: a 64-bit state advanced by a fixed odd constant, each output a mix of it.
-struct SplitMix64(u64);
+/// SplitMix64: a 64-bit state advanced by a fixed odd constant, each output a mix of it. Also
+/// the seeded draws of the kernel's random workloads.
+pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

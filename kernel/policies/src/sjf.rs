@@ -3,7 +3,9 @@
 //! shortest remaining time first (a new or woken task preempts when its predicted burst is
 //! shorter than what the running task is predicted to have left). A burst is the CPU time
 //! between a switch-in and the next yield or sleep; preemption does not end it. Defaults
-//! follow the ArceOS student scheduler: a = 1/16, tau_0 = 0 (new tasks look shortest).
+//! follow the ArceOS student scheduler: a = 1/16, tau_0 = 0 (new tasks look shortest). A task
+//! whose workload declares its burst (`workload=bursts`, `workload=arrivals`) starts from that
+//! instead: the textbook's SJF, which knows each job's length.
 
 use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
@@ -69,6 +71,9 @@ impl Scheduler for Sjf {
     fn enqueue(&mut self, task: &Task, why: Enqueue, _now: u64) {
         if why == Enqueue::Yielded {
             self.end_burst(task.tid);
+        }
+        if why == Enqueue::New && task.burst_ns > 0 {
+            self.job[task.tid].predicted = task.burst_ns;
         }
         self.seq += 1;
         let j = &mut self.job[task.tid];

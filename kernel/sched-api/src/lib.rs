@@ -76,6 +76,9 @@ pub struct Task {
     pub tickets: u32,
     /// Bit h set = may run on hart h.
     pub allowed: u32,
+    /// The CPU burst its workload declared, as a batch job states its run time (0: none
+    /// declared); SJF starts its prediction from it.
+    pub burst_ns: u64,
     /// CPU time since it was last switched in, in ns (as of its last charge).
     pub stint_ns: u64,
     /// The hart it runs on, if it is running.

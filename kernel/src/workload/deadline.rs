@@ -8,6 +8,10 @@
 //! (`wl.sleep_us`: self-suspending jobs, which meet the revised wakeup rule), and jobs that end
 //! with `sched_yield` instead of sleeping until the next release (`wl.yield`: the server's
 //! replenishment releases them, as Linux's documentation suggests for periodic tasks).
+//! Every job also marks its
+//! response time, `resp=<ns from release to done>`, the figure response-time analysis bounds.
+//! Under `rm` all tasks release their first job together at `RM_EPOCH_NS`: the critical
+//! instant, where each task meets its worst response time.
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
@@ -17,6 +21,8 @@ use crate::work::spin;
 
 /// Instructions per microsecond on the emulator.
 const INSNS_PER_US: u64 = 100;
+/// The common first release under `rm`, after every task has been created and run once.
+const RM_EPOCH_NS: u64 = 2_000_000;
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "deadline",
@@ -41,24 +47,25 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         for (i, (&t, &c)) in periods.iter().zip(runtimes).enumerate() {
             let (period, runtime) = (t as u64 * 1000, c as u64 * 1000);
             let deadline = deadlines.as_slice().get(i).map_or(period, |&d| if d == 0 { period } else { d as u64 * 1000 });
-            let class = match s.int("wl.class") {
-                0 => Class::Deadline { runtime, deadline, period },
+            let (class, epoch) = match s.int("wl.class") {
+                0 => (Class::Deadline { runtime, deadline, period }, 0),
                 // Rate-monotonic: rank by period, shortest first (ties by order).
-                _ => Class::Fifo(99 - periods.iter().enumerate().filter(|&(j, &p)| p < t || (p == t && j < i)).count() as u8),
+                _ => (Class::Fifo(99 - periods.iter().enumerate().filter(|&(j, &p)| p < t || (p == t && j < i)).count() as u8), RM_EPOCH_NS),
             };
             let work = c as u64 * INSNS_PER_US * get(s, "wl.work_pct") / 100;
             let (sleep, yields) = (get(s, "wl.sleep_us") * 1000, get(s, "wl.yield"));
-            sp.spawn_with(Params { class, ..Params::FAIR }, "job", Some(i), periodic, &[period, work, run_ns, sleep, yields])?;
+            sp.spawn_with(Params { class, ..Params::FAIR }, "job", Some(i), periodic, &[period, work, run_ns, sleep, yields, epoch])?;
         }
         Ok(())
     },
 };
 
-/// Releases jobs every `period` from the task's first run: the deadline server was set up
-/// when the task was created, just before, so each job's wakeup finds the server's previous
-/// deadline passed and gets a fresh one (the CBS wakeup rule), in phase with its jobs.
-fn periodic([period, work, run_ns, sleep, yields, _]: Args) {
-    let mut release = now_ns();
+/// Releases jobs every `period` from `epoch`, or if that is 0 from the task's first run: the
+/// deadline server was set up when the task was created, just before, so each job's wakeup
+/// finds the server's previous deadline passed and gets a fresh one (the CBS wakeup rule), in
+/// phase with its jobs.
+fn periodic([period, work, run_ns, sleep, yields, epoch]: Args) {
+    let mut release = if epoch > 0 { epoch } else { now_ns() };
     while release < run_ns {
         let now = now_ns();
         if now < release && yields == 0 {
@@ -69,7 +76,9 @@ fn periodic([period, work, run_ns, sleep, yields, _]: Args) {
             sleep_ns(sleep);
         }
         spin(work - work / 2);
-        let late = now_ns().saturating_sub(release + period);
+        let done = now_ns();
+        mark("resp", done - release);
+        let late = done.saturating_sub(release + period);
         if late == 0 {
             iteration_done();
         } else {

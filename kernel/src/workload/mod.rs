@@ -7,6 +7,7 @@ mod cyclictest;
 mod deadline;
 mod fairness;
 mod hackbench;
+mod jobs;
 mod occupy;
 mod realtime;
 mod sleepers;
@@ -35,6 +36,8 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     hackbench::SPEC,
     cyclictest::SPEC,
     deadline::SPEC,
+    jobs::BURSTS,
+    jobs::ARRIVALS,
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on

@@ -1,0 +1,84 @@
+//! Batch jobs, the textbooks' model of scheduling metrics: each task is one CPU burst that
+//! never yields or sleeps, then exits. `bursts` takes the bursts from a list, so the classic
+//! examples (24, 3 and 3 ms: the convoy effect) run as printed, with arrivals from
+//! `arrive_ms=`; `arrivals` draws a steady stream of jobs from `seed=` (Little's law). Each job
+//! declares its burst, as a batch job states its run time: SJF starts from it.
+
+use super::{Spawner, WorkloadSpec, get};
+use crate::args::{Kind, Settings, Tunable};
+use crate::dispatch::iteration_done;
+use crate::task::{Args, Params};
+use crate::work::spin;
+use runqueue_policies::lottery::SplitMix64;
+
+/// Instructions per microsecond on the emulator; a job counts one iteration per millisecond.
+const INSNS_PER_US: u64 = 100;
+const UNIT_US: u64 = 1000;
+
+pub const BURSTS: WorkloadSpec = WorkloadSpec {
+    name: "bursts",
+    help: "one CPU burst per task, then exit (batch jobs); arrivals with arrive_ms=",
+    tunables: &[Tunable {
+        name: "wl.burst_ms",
+        kind: Kind::List { min: 1, max: 60_000 },
+        default: "24,3,3",
+        unit: "ms",
+        help: "the CPU burst of each task, in creation order (one task per value)",
+    }],
+    spawn: |s: &Settings, sp: &mut Spawner| {
+        for (i, &ms) in s.list("wl.burst_ms").as_slice().iter().enumerate() {
+            spawn_job(sp, i, ms as u64 * 1000, 0)?;
+        }
+        Ok(())
+    },
+};
+
+pub const ARRIVALS: WorkloadSpec = WorkloadSpec {
+    name: "arrivals",
+    help: "a steady stream of batch jobs: gaps between arrivals and bursts drawn from seed=",
+    tunables: &[
+        Tunable { name: "wl.jobs", kind: Kind::Int { min: 1, max: 60 }, default: "40", unit: "jobs", help: "number of jobs" },
+        Tunable {
+            name: "wl.gap_us",
+            kind: Kind::Int { min: 0, max: 1_000_000 },
+            default: "10000",
+            unit: "us",
+            help: "mean time between arrivals (each gap uniform in 0..2x this); the first job arrives at 0",
+        },
+        Tunable {
+            name: "wl.burst_us",
+            kind: Kind::Int { min: 100, max: 1_000_000 },
+            default: "7000",
+            unit: "us",
+            help: "mean CPU burst of a job (each uniform in 0.5x..1.5x this)",
+        },
+    ],
+    spawn: |s: &Settings, sp: &mut Spawner| {
+        let (gap, burst) = (get(s, "wl.gap_us"), get(s, "wl.burst_us"));
+        let mut rng = SplitMix64(get(s, "seed"));
+        let mut arrive_us = 0;
+        for i in 0..get(s, "wl.jobs") as usize {
+            if i > 0 {
+                arrive_us += rng.next() % (2 * gap + 1);
+            }
+            spawn_job(sp, i, burst / 2 + rng.next() % (burst + 1), arrive_us * 1000)?;
+        }
+        Ok(())
+    },
+};
+
+fn spawn_job(sp: &mut Spawner, i: usize, burst_us: u64, arrive_ns: u64) -> Result<(), crate::args::ArgError> {
+    let params = Params { burst_ns: burst_us * 1000, arrive_ns, ..Params::FAIR };
+    sp.spawn_with(params, "job", Some(i), job, &[burst_us * INSNS_PER_US]).map(|_| ())
+}
+
+/// Runs `insns` instructions in 1 ms units, counting each, and exits.
+fn job([insns, ..]: Args) {
+    let mut left = insns;
+    while left > 0 {
+        let unit = left.min(UNIT_US * INSNS_PER_US);
+        spin(unit);
+        left -= unit;
+        iteration_done();
+    }
+}
