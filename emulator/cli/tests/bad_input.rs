@@ -43,6 +43,10 @@ fn bad_flags_and_sizes() {
     assert_refused(&runqueue(&["run", "--append", "cache.kb=32 cache.line=48"]), 125, "cache.line=48: the line size must be a power of two");
     assert_refused(&runqueue(&["run", "--append", "cache.kb=48"]), 125, "number of sets");
     assert_refused(&runqueue(&["bench", "--quick", "--machine", "cache.miss_ns=5"]), 125, "cache.miss_ns=5");
+    assert_refused(&runqueue(&["run", "--append", "host=cloud"]), 125, "host=cloud: the host is bare, untuned or tuned");
+    assert_refused(&runqueue(&["run", "--append", "host=bare host.hogs=2"]), 125, "host=bare has no host to set");
+    // `--smp` comes after the command line was read: the machine checks the host's CPUs again.
+    assert_refused(&runqueue(&["run", "--smp", "3", "--append", "host.cpus=2 host.pin=1"]), 125, "need host.cpus of at least 4");
     assert_refused(&runqueue(&["run", "--bogus"]), 2, "--bogus");
     assert_refused(&runqueue(&["run", "--max-insns", "ten"]), 2, "ten");
 }
