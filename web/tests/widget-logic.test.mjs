@@ -152,3 +152,40 @@ test("the run model keeps each migration for the timeline, and counts past the o
   assert.equal(m.migrations.length, 2000);
   assert.equal(m.migrationCount, 2501);
 });
+
+// The line's CPU time at emulated time `x` ms, read off the drawn points.
+const lineAt = (points, x) => {
+  const i = points.findIndex((p) => p.x >= x);
+  if (i <= 0) return i === 0 ? points[0].y : null;
+  const [a, b] = [points[i - 1], points[i]];
+  return a.y + ((b.y - a.y) * (x - a.x)) / (b.x - a.x);
+};
+
+test("progress lines keep the shape of tasks that switch faster than the sampling cell", () => {
+  // chapter 12's rr yield-speed: four tasks take turns in 20 µs stints for 600 ms
+  const m = new RunModel();
+  const events = [1, 2, 3, 4].map((tid) => ev(0, 0, "new", tid));
+  for (let t = 0, k = 0; t < 600e6; t += 20_000, k++) {
+    const tid = (k % 4) + 1;
+    events.push(ev(t, 0, "in", tid), ev(t + 20_000, 0, "out", tid, { why: "yield", ran: 20_000 }));
+  }
+  m.add(events);
+  for (const task of m.taskList()) {
+    const p = task.progress;
+    assert.deepEqual(p[0], { x: 0, y: 0 }, `${task.name} keeps its starting point`);
+    assert.ok(p.length > 100, `${task.name} has ${p.length} points`);
+    assert.ok(p.at(-1).x > 599, `${task.name}'s line reaches the end of the run`);
+    for (const x of [150, 300, 450]) {
+      assert.ok(Math.abs(lineAt(p, x) - x / 4) < 1, `${task.name} has a quarter of the CPU at ${x} ms: ${lineAt(p, x)}`);
+    }
+    assert.ok(p.length <= 4000, "the line stays bounded");
+  }
+});
+
+test("a progress line is flat while its task waits and keeps its first point", () => {
+  const m = new RunModel();
+  m.add([ev(0, 0, "new", 1), ev(0, 0, "new", 2), ev(0, 0, "in", 1), ev(10e6, 0, "out", 1, { why: "yield", ran: 10e6 }),
+    ev(10e6, 0, "in", 2), ev(10.01e6, 0, "out", 2, { why: "exit", ran: 0.01e6 })]);
+  const late = m.taskList()[1].progress;
+  assert.deepEqual(late, [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10.01, y: 0.01 }]);
+});
