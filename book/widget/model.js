@@ -21,7 +21,8 @@ const ms = (ns) => ns / 1e6;
 
 export class RunModel {
   constructor() {
-    this.tasks = new Map(); // tid -> {tid, name, finishNs, cpuNs, progress: [{x, y}]}
+    this.tasks = new Map(); // tid -> {tid, name, finishNs, cpuNs, waitNs, switches, iterations, progress: [{x, y}]}
+    this.eventCount = 0;
     this.startNs = null; // the first event's time: the workload's start
     this.running = new Map(); // hart -> {tid, since}
     this.cellNs = FIRST_CELL_NS;
@@ -38,7 +39,7 @@ export class RunModel {
   task(tid) {
     let t = this.tasks.get(tid);
     if (!t) {
-      t = { tid, name: `task ${tid}`, finishNs: null, cpuNs: 0, progress: [{ x: 0, y: 0 }] };
+      t = { tid, name: `task ${tid}`, finishNs: null, cpuNs: 0, waitNs: null, switches: 0, iterations: null, progress: [{ x: 0, y: 0 }] };
       this.tasks.set(tid, t);
     }
     return t;
@@ -60,6 +61,7 @@ export class RunModel {
           if (typeof e.f.name === "string") task.name = e.f.name;
           break;
         case "in":
+          task.switches++;
           this.running.set(e.h, { tid: e.id, since: this.rel(e) });
           break;
         case "out":
@@ -80,6 +82,7 @@ export class RunModel {
           break;
       }
     }
+    this.eventCount += events.length;
     if (events.length) this.version++;
   }
 
@@ -168,6 +171,9 @@ export class RunModel {
       t.name = r.name;
       t.finishNs = r.finish_ns;
       t.cpuNs = r.cpu_ns;
+      t.waitNs = r.wait_ns ?? null;
+      t.switches = r.switches ?? t.switches;
+      t.iterations = r.iterations ?? null;
     }
     const lats = result.tasks.map((t) => t.lat).filter(Boolean);
     if (lats.length) {
@@ -179,6 +185,17 @@ export class RunModel {
       this.latency.avg = samples ? Math.round(lats.reduce((n, l) => n + l.avg_ns * l.samples, 0) / samples) : 0;
     }
     this.version++;
+  }
+
+  /** The largest value of each axis this run's charts need: compare mode shares them (ns). */
+  extents() {
+    const tasks = this.taskList();
+    const most = (f) => Math.max(0, ...tasks.map(f).filter((v) => typeof v === "number"));
+    return {
+      perTask: most((t) => Math.max(t.finishNs ?? 0, t.cpuNs, t.waitNs ?? 0)),
+      cpu: most((t) => t.cpuNs),
+      time: most((t) => Math.max(t.progress.at(-1).x * 1e6, t.finishNs ?? 0)),
+    };
   }
 
   /** Tasks in tid order. */

@@ -78,7 +78,9 @@ function batch(limit) {
 function overBudget() {
   if (session.instret() < maxInsns) return false;
   const ms = (session.time_ns() / 1e6).toFixed(0);
-  fail(T.budget(maxInsns.toLocaleString("en"), ms));
+  running = false;
+  session = null;
+  post({ type: "error", budget: true, message: T.budget(maxInsns.toLocaleString("en"), ms) });
   return true;
 }
 
@@ -114,8 +116,9 @@ const handlers = {
     loop().catch((e) => fail(T.emulatorError(e.message ?? e)));
   },
   pause() {
+    if (!running) return; // a finished or paused machine keeps its state
     running = false;
-    post({ type: "state", state: "paused", ...(session ? progress() : {}) });
+    post({ type: "state", state: "paused", ...progress() });
   },
   step({ insns }) {
     if (!session || running) return;

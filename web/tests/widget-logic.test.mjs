@@ -189,3 +189,29 @@ test("a progress line is flat while its task waits and keeps its first point", (
   const late = m.taskList()[1].progress;
   assert.deepEqual(late, [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10.01, y: 0.01 }]);
 });
+
+test("the terminal shortens the RESULT line, however the console text is split", async () => {
+  const { ResultLineFilter } = await import("../../book/widget/console.js");
+  const text = "hello\n tid name\n   1 task0\nRESULT {\"a\":1}\nRESULTS are in\nbye";
+  for (let cut = 0; cut <= text.length; cut++) {
+    const f = new ResultLineFilter((n) => `[${n} characters]`);
+    const shown = f.push(text.slice(0, cut)) + f.push(text.slice(cut));
+    assert.equal(shown, "hello\n tid name\n   1 task0\nRESULT [7 characters]\nRESULTS are in\nbye", `cut at ${cut}`);
+  }
+});
+
+test("a compared run can change any setting, and bad words are refused with the reason", async () => {
+  const { formatCompare, parseCompare } = await import("../../book/widget/compare.js");
+  const c = normalizeCatalog(RAW);
+  const base = parseArgs("workload=spin", c).settings;
+  assert.deepEqual(parseCompare("cfs", c, base), { compare: { sched: "cfs", words: "" }, errors: [] });
+  assert.deepEqual(parseCompare("sched=rr smp=2 wl.tasks=30", c, base).compare, { sched: "rr", words: "smp=2 wl.tasks=30" });
+  assert.deepEqual(parseCompare("smp=3", c, base).compare, { sched: null, words: "smp=3" });
+  assert.deepEqual(parseCompare("same", c, base).compare, { sched: null, words: "" });
+  assert.equal(parseCompare("", c, base).compare, null);
+  const bad = parseCompare("nope smp=9", c, base);
+  assert.equal(bad.compare, null);
+  assert.match(bad.errors[0], /nope is not a scheduler/);
+  assert.match(bad.errors[1], /smp=9/);
+  for (const text of ["cfs", "rr smp=2", "smp=3", "same"]) assert.equal(formatCompare(parseCompare(text, c, base).compare), text);
+});
