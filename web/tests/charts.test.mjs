@@ -45,9 +45,11 @@ test("FIFO's starved tasks show the CPU they got and their wait beside their fin
 });
 
 test("compare mode draws both panes to the same axes", async () => {
-  const { page, errors } = await openPage(site, CH3);
+  // The second run is half as long, so each of its axes on its own would be shorter.
+  const { page, errors } = await openPage(site, `${CH3}?e1.vs=${encodeURIComponent("fifo wl.run_ms=500")}`);
   await ready(page);
   await run(page, 0);
+  assert.match(await page.evaluate(() => runqueue.experiments[0].panes[1].bootargs), /^sched=fifo .*wl\.run_ms=500$/);
   const axes = await page.evaluate(() => runqueue.experiments[0].panes.map((p) => ({
     completion: p.charts.completion.scales.y.max, progressX: p.charts.progress.scales.x.max,
     progressY: p.charts.progress.scales.y.max, timeline: p.charts.timeline.scales.x.max,
