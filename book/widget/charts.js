@@ -3,8 +3,10 @@
 // finishes at the end, so finish time alone would mislead), CPU time over emulated time, which
 // task ran on which hart, and for workloads that measure it a latency histogram. Each chart is
 // a canvas with a label, and a table carries the same numbers. Redraws happen at most every
-// DRAW_MS, so a long run's many batches cost a few redraws a second, not one per frame; the
-// panes of a compare widget share their axes (SharedScales).
+// DRAW_MS, so a long run's many batches cost a few redraws a second, not one per frame; each
+// chart redraws in a task of its own, and only while it is on screen, so that no frame of the
+// page is long (the emulator's Workers share the machine's cores with it). The panes of a
+// compare widget share their axes (SharedScales).
 
 import { pageLang, stringsFor } from "./strings.js";
 
@@ -90,6 +92,8 @@ export class RunCharts {
     this.drawn = -1;
     this.timer = 0;
     this.lastDraw = -Infinity;
+    this.stale = new Set(); // charts whose data changed while they were off screen
+    this.onScreen = new Set();
     const Chart = globalThis.Chart;
     const grid = document.createElement("div");
     grid.className = "rq-charts";
@@ -151,6 +155,31 @@ export class RunCharts {
       document.createElement("thead"), document.createElement("tbody"));
     this.table.tHead.append(header);
     parent.append(this.table);
+
+    this.charts = [this.completion, this.progress, this.timeline, this.latency];
+    this.watch = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        const chart = this.charts.find((c) => c.canvas === e.target);
+        if (e.isIntersecting) this.onScreen.add(chart);
+        else this.onScreen.delete(chart);
+        if (e.isIntersecting && this.stale.delete(chart)) this.later(() => chart.update("none"));
+      }
+    });
+    for (const chart of this.charts) this.watch.observe(chart.canvas);
+  }
+
+  /** Runs `work` in a task of its own, after those already queued. */
+  later(work) {
+    this.queue = (this.queue ?? Promise.resolve()).then(() => new Promise((done) => setTimeout(() => {
+      if (!this.destroyed) work();
+      done();
+    })));
+  }
+
+  /** Redraws `chart` in a task of its own when it is on screen, or once it comes into view. */
+  redraw(chart) {
+    if (this.onScreen.has(chart)) this.later(() => chart.update("none"));
+    else this.stale.add(chart);
   }
 
   /**
@@ -164,7 +193,7 @@ export class RunCharts {
     this.timer = setTimeout(() => requestAnimationFrame(() => { this.timer = 0; this.draw(); }), wait);
   }
 
-  /** Draws now whatever is pending (a run's end must not wait for the next slot). */
+  /** Draws whatever is pending now (a run's end must not wait for the next slot). */
   flush() {
     clearTimeout(this.timer);
     this.timer = 0;
@@ -184,12 +213,12 @@ export class RunCharts {
     c.labels = tasks.map((t) => t.name);
     SERIES.forEach((s, i) => { c.datasets[i].data = tasks.map((t) => (t[s.key] === null ? null : t[s.key] / 1e6)); });
     this.completion.options.scales.y.max = top(axes.perTask);
-    this.completion.update("none");
+    this.redraw(this.completion);
 
     this.progress.data.datasets = tasks.map((t) => ({ label: t.name, data: t.progress, borderColor: colour(t.tid), backgroundColor: colour(t.tid) }));
     this.progress.options.scales.x.max = this.timeline.options.scales.x.max = top(axes.time);
     this.progress.options.scales.y.max = top(axes.cpu);
-    this.progress.update("none");
+    this.redraw(this.progress);
 
     const harts = [...m.harts].sort((a, b) => a - b);
     this.timeline.data.labels = harts.map((h) => T.hartN(h));
@@ -211,7 +240,7 @@ export class RunCharts {
         data: m.migrations.map((g) => ({ x: g.at / 1e6, y: T.hartN(g.to), tid: g.tid, from: g.from, why: g.why })),
       });
     }
-    this.timeline.update("none");
+    this.redraw(this.timeline);
 
     const lat = m.latencySummary();
     this.latencyBox.hidden = !lat;
@@ -219,7 +248,7 @@ export class RunCharts {
       this.latency.data.labels = lat.hist.map((_, i) => String(i));
       this.latency.data.datasets[0].data = lat.hist;
       this.latency.options.plugins.title.text = T.latencySummary(lat.min / 1000, lat.avg / 1000, lat.max / 1000);
-      this.latency.update("none");
+      this.redraw(this.latency);
     }
 
     this.table.tBodies[0].replaceChildren(...tasks.map((t) => {
@@ -235,6 +264,8 @@ export class RunCharts {
 
   destroy() {
     clearTimeout(this.timer);
+    this.destroyed = true;
+    this.watch.disconnect();
     this.scales.leave(this);
     for (const chart of [this.completion, this.progress, this.timeline, this.latency]) chart.destroy();
     this.grid.remove();

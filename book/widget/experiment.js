@@ -15,6 +15,9 @@ const STEP_INSNS = 100_000;
 const DEFAULT_BUDGET = 3_000_000_000;
 // The budget control offers the next step up when a run hits its budget.
 const BUDGET_FACTOR = 10;
+// The emulator's Workers leave one core to the page, so that it stays responsive (its charts,
+// the reader's clicks); a Worker never gets less than this part of a core.
+const MIN_SHARE = 0.25;
 // mdBook turns the page on these keys; inside a widget, or while it runs, they must not.
 const PAGE_KEYS = new Set(["ArrowLeft", "ArrowRight"]);
 const SPEEDS = [
@@ -324,7 +327,9 @@ export class Experiment {
     }
     this.alert("");
     const ips = Number(this.speedSel.value);
-    this.panes.forEach((pane, i) => pane.boot({
+    const cores = navigator.hardwareConcurrency || 2;
+    const part = Math.max(MIN_SHARE, Math.min(1, (cores - 1) / this.panes.length));
+    this.panes.forEach((pane, i) => pane.boot({ part,
       elf: elf.slice(0), harts: runs[i].smp, budget: this.budget, ips, pressedAt,
       bootargs: formatArgs(runs[i], this.catalog),
     }));

@@ -71,7 +71,7 @@ export class RunPane {
   }
 
   /** Starts a fresh machine; it stays paused until `run` or `step`. */
-  boot({ elf, harts, bootargs, budget, ips, pressedAt }) {
+  boot({ elf, harts, bootargs, budget, ips, part, pressedAt }) {
     this.bootargs = bootargs;
     this.clear();
     this.pressedAt = pressedAt;
@@ -80,6 +80,7 @@ export class RunPane {
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (e) => this.fail(T.workerFailed(e.message ?? T.unknownError));
     this.worker.postMessage({ type: "speed", ips });
+    this.worker.postMessage({ type: "share", part });
     this.worker.postMessage({ type: "boot", elf, harts, bootargs, budget, lang: pageLang() });
     this.onChange(this);
   }
@@ -88,7 +89,17 @@ export class RunPane {
     this.worker?.postMessage({ type, ...extra });
   }
 
+  /**
+   * xterm's screen-reader mode mirrors every write into the page's accessibility tree, which
+   * costs the page most of its long frames during a run; while the run goes on the status line
+   * says how far it is, and once it stops the whole console is there for a screen reader.
+   */
+  accessible(on) {
+    if (this.terminal.options.screenReaderMode !== on) this.terminal.options.screenReaderMode = on;
+  }
+
   fail(message) {
+    this.accessible(true);
     this.state = "error";
     this.error = message;
     this.onChange(this);
@@ -125,6 +136,7 @@ export class RunPane {
         this.charts.flush();
         return this.fail(msg.message);
     }
+    this.accessible(this.state !== "running");
     this.onChange(this);
   }
 

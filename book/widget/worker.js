@@ -15,6 +15,7 @@ let session = null;
 let running = false;
 let maxInsns = 0;
 let pace = 0; // instructions per wall second; 0 = as fast as possible
+let share = 1; // the part of a core this Worker may take: the page keeps one core for itself
 let T = stringsFor(); // the page's language arrives with `boot`
 const ready = init();
 
@@ -91,7 +92,9 @@ async function loop() {
     flush();
     if (status !== Status.Budget) return finish(status);
     if (overBudget()) return;
-    if (pace) await sleep(Math.max(0, BATCH_MS - (performance.now() - wallStart)));
+    const spent = performance.now() - wallStart;
+    if (pace) await sleep(Math.max(0, BATCH_MS - spent));
+    else if (share < 1) await sleep(spent * (1 / share - 1));
     else await yieldNow();
   }
 }
@@ -129,6 +132,9 @@ const handlers = {
   },
   speed({ ips }) {
     pace = ips;
+  },
+  share({ part }) {
+    share = part > 0 && part <= 1 ? part : 1;
   },
   input({ bytes }) {
     session?.push_input(bytes);

@@ -50,6 +50,10 @@ test("compare mode draws both panes to the same axes", async () => {
   await ready(page);
   await run(page, 0);
   assert.match(await page.evaluate(() => runqueue.experiments[0].panes[1].bootargs), /^sched=fifo .*wl\.run_ms=500$/);
+  for (const chart of await page.locator(".rq-widget").first().locator(".rq-chart:visible").all()) {
+    await chart.scrollIntoViewIfNeeded(); // a chart off screen waits to be seen before it redraws
+  }
+  await page.waitForTimeout(400);
   const axes = await page.evaluate(() => runqueue.experiments[0].panes.map((p) => ({
     completion: p.charts.completion.scales.y.max, progressX: p.charts.progress.scales.x.max,
     progressY: p.charts.progress.scales.y.max, timeline: p.charts.timeline.scales.x.max,
