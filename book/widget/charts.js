@@ -168,6 +168,16 @@ export class RunCharts {
     for (const chart of this.charts) this.watch.observe(chart.canvas);
   }
 
+  /** Starts over with a new run's `model` (its first draw clears what the last one drew). */
+  reset(model) {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.model = model;
+    this.drawn = -1;
+    this.lastDraw = -Infinity;
+    this.schedule();
+  }
+
   /** Runs `work` in a task of its own, after those already queued. */
   later(work) {
     this.queue = (this.queue ?? Promise.resolve()).then(() => new Promise((done) => setTimeout(() => {

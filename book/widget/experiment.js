@@ -5,6 +5,7 @@
 import { applicable, formatArgs, parseArgs } from "./catalog.js";
 import { SharedScales } from "./charts.js";
 import { formatCompare, parseCompare } from "./compare.js";
+import { OverlayChart } from "./overlay.js";
 import { RunPane } from "./pane.js";
 import { pageLang, stringsFor } from "./strings.js";
 
@@ -183,7 +184,8 @@ export class Experiment {
     this.alertBox = el("p", { class: "rq-alert", role: "alert" }, this.alertText, " ", this.budgetBtn);
     this.alertBox.hidden = true;
     this.panesBox = el("div", { class: "rq-panes" });
-    this.host.append(this.form, bar, this.status, this.alertBox, this.panesBox);
+    this.overlayBox = el("div", { class: "rq-overlay-box" });
+    this.host.append(this.form, bar, this.status, this.alertBox, this.panesBox, this.overlayBox);
     this.buildTunables();
     this.refresh();
   }
@@ -286,6 +288,8 @@ export class Experiment {
     const args = this.runs().map((r) => formatArgs(r, this.catalog));
     this.panes = titles.map((title, i) => new RunPane(this.panesBox, title, args[i], () => this.refresh(), this.scales));
     this.panesBox.classList.toggle("rq-compare", titles.length > 1);
+    this.overlay?.destroy();
+    this.overlay = titles.length > 1 ? new OverlayChart(this.overlayBox) : null;
     this.refresh();
   }
 
@@ -393,6 +397,7 @@ export class Experiment {
 
   refresh() {
     const panes = this.panes ?? [];
+    this.overlay?.schedule(panes);
     const states = panes.map((p) => p.state);
     const running = states.includes("running");
     const paused = states.includes("paused");

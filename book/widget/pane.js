@@ -33,7 +33,7 @@ export class RunPane {
     this.root.append(this.heading, term);
     parent.append(this.root);
 
-    this.terminal = new Terminal({ convertEol: true, rows: 14, cols: 80, fontSize: FONT_PX, screenReaderMode: true, scrollback: 5000 });
+    this.terminal = new Terminal({ convertEol: true, rows: 14, cols: 80, fontSize: FONT_PX, screenReaderMode: false, scrollback: 5000 });
     this.terminal.open(term);
     this.fit = () => this.terminal.resize(Math.max(MIN_COLS, Math.floor(term.clientWidth / (FONT_PX * CHAR_WIDTH))), 14);
     requestAnimationFrame(this.fit);
@@ -64,10 +64,15 @@ export class RunPane {
     this.decode = new TextDecoder();
     this.shown = new ResultLineFilter(T.resultLine);
     this.terminal.reset();
-    this.charts?.destroy();
     this.model = new RunModel();
-    this.traceOff = /(^|\s)trace=off(\s|$)/.test(this.bootargs);
-    this.charts = new RunCharts(this.root, this.model, { scales: this.scales, traceOff: this.traceOff });
+    const traceOff = /(^|\s)trace=off(\s|$)/.test(this.bootargs);
+    // The charts are kept from run to run (making them anew costs the page a long frame).
+    if (this.charts && traceOff === this.traceOff) this.charts.reset(this.model);
+    else {
+      this.charts?.destroy();
+      this.charts = new RunCharts(this.root, this.model, { scales: this.scales, traceOff });
+    }
+    this.traceOff = traceOff;
   }
 
   /** Starts a fresh machine; it stays paused until `run` or `step`. */
@@ -92,7 +97,7 @@ export class RunPane {
   /**
    * xterm's screen-reader mode mirrors every write into the page's accessibility tree, which
    * costs the page most of its long frames during a run; while the run goes on the status line
-   * says how far it is, and once it stops the whole console is there for a screen reader.
+   * says how far it is, and once it stops with output the console is there for a screen reader.
    */
   accessible(on) {
     if (this.terminal.options.screenReaderMode !== on) this.terminal.options.screenReaderMode = on;
@@ -136,7 +141,7 @@ export class RunPane {
         this.charts.flush();
         return this.fail(msg.message);
     }
-    this.accessible(this.state !== "running");
+    this.accessible(!["booting", "running"].includes(this.state) && this.consoleText.length > 0);
     this.onChange(this);
   }
 

@@ -60,6 +60,10 @@ test("compare mode draws both panes to the same axes", async () => {
     cpu: Math.max(...JSON.parse(p.result).tasks.map((t) => t.cpu_ns / 1e6)),
   })));
   assert.notEqual(axes[0].cpu, axes[1].cpu, "the two runs' largest CPU times differ");
+  // One chart also holds both runs, task by task.
+  const overlay = await page.evaluate(() => runqueue.experiments[0].overlay.chart.data.datasets.map((d) => d.data));
+  const cpus = await page.evaluate(() => runqueue.experiments[0].panes.map((p) => JSON.parse(p.result).tasks.map((t) => t.cpu_ns / 1e6)));
+  assert.deepEqual(overlay, cpus);
   for (const key of ["completion", "progressX", "progressY", "timeline"]) {
     assert.equal(axes[0][key], axes[1][key], `${key}: ${axes[0][key]} and ${axes[1][key]}`);
   }
