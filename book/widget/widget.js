@@ -84,7 +84,9 @@ async function mount() {
 // one is going the keys stay with the page (a widget with focus keeps them itself).
 function guardPageKeys(experiments) {
   addEventListener("keydown", (e) => {
-    if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && experiments.some((x) => x.busy())) e.stopPropagation();
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    if (e.target.closest?.(".rq-widget")) return; // the widget keeps them itself (experiment.js)
+    if (experiments.some((x) => x.busy())) e.stopPropagation();
   }, true);
 }
 

@@ -122,11 +122,12 @@ test("a double click on Run starts one worker per pane", async () => {
 });
 
 test("the second run can differ in harts or a tunable, chosen in the widget", async () => {
-  const { page, errors } = await openPage(site, CH3);
+  const { page, errors } = await openPage(site, `${CH3}?e1.vs=`);
   await ready(page);
   const w = page.locator(".rq-widget").first();
-  await w.getByLabel("Compare with").selectOption("=");
   const words = w.getByLabel("Second run also changes");
+  assert.equal(await words.isVisible(), false, "no second run, no box for it");
+  await w.getByLabel("Compare with").selectOption("=");
   await words.fill("smp=2 wl.tasks=3");
   await words.press("Tab");
   assert.deepEqual(await page.evaluate(() => runqueue.experiments[0].panes.map((p) => p.heading.textContent)),
