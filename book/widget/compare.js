@@ -27,6 +27,12 @@ export function parseCompare(text, catalog, base = {}) {
   return errors.length ? { compare: null, errors } : { compare: { sched, words: words.join(" ") }, errors };
 }
 
+/** The second run's settings: the first run's `settings` with what `compare` changes. */
+export function secondRun(compare, catalog, settings) {
+  const words = [compare.sched && `sched=${compare.sched}`, compare.words].filter(Boolean).join(" ");
+  return parseArgs(words, catalog, settings).settings;
+}
+
 /** The text `parseCompare` reads back as `compare`. */
 export function formatCompare(compare) {
   return [compare.sched, compare.words].filter(Boolean).join(" ") || SAME;

@@ -4,7 +4,7 @@
 
 import { applicable, formatArgs, parseArgs } from "./catalog.js";
 import { SharedScales } from "./charts.js";
-import { formatCompare, parseCompare } from "./compare.js";
+import { formatCompare, parseCompare, secondRun } from "./compare.js";
 import { OverlayChart } from "./overlay.js";
 import { RunPane } from "./pane.js";
 import { pageLang, stringsFor } from "./strings.js";
@@ -257,12 +257,7 @@ export class Experiment {
 
   /** The settings of each pane's run: this widget's, then the compared run's. */
   runs() {
-    const runs = [this.settings];
-    if (this.compare) {
-      const words = [this.compare.sched && `sched=${this.compare.sched}`, this.compare.words].filter(Boolean).join(" ");
-      runs.push(parseArgs(words, this.catalog, this.settings).settings);
-    }
-    return runs;
+    return this.compare ? [this.settings, secondRun(this.compare, this.catalog, this.settings)] : [this.settings];
   }
 
   /** What each pane's title says: its scheduler, and in compare mode what the second run changes. */
