@@ -29,6 +29,14 @@ web-assets: setup-web kernel build
 	  --config 'profile.release.panic="abort"' --config 'profile.release.opt-level=$(WASM_OPT_LEVEL)'
 	$(WASM_BINDGEN) --target web --no-typescript --remove-name-section --remove-producers-section --out-dir $(WEB_PKG) $(WASM_RAW)
 
+# The sources the site was built from, for a student who has only the website (the labs'
+# pages link it): the committed tree from git, or this folder without what builds make.
+define source-archive
+	git archive --format=tar.gz --prefix=runqueue/ -o $(WEB_SITE)/runqueue-src.tar.gz HEAD 2>/dev/null || \
+	  tar -czf $(WEB_SITE)/runqueue-src.tar.gz --transform 's,^\.,runqueue,' --exclude=./target --exclude=./book/build \
+	    --exclude=./web/node_modules --exclude=./.git .
+endef
+
 # Lays out book/build/runqueue/ after `mdbook build` (which empties book/build): the widget,
 # the language switcher and Chinese search, the wasm, the vendored libraries, the kernel and
 # its catalog. `make book` (mk/book.mk) runs it between the English and the Chinese build.
@@ -41,6 +49,7 @@ define install-web-site
 	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/
 	cp $(KERNEL_ELF) $(WEB_SITE)/kernel.elf
 	$(copy-lab-tests)
+	$(source-archive)
 	$(RUNQUEUE) run --append catalog | sed -n 's/^CATALOG //p' > $(WEB_SITE)/catalog.json
 	@[ -s $(WEB_SITE)/catalog.json ] || { echo "install-web-site: the kernel printed no CATALOG line" >&2; exit 1; }
 	@gzip -9 -c $(WEB_SITE)/pkg/runqueue_wasm_bg.wasm | wc -c | xargs printf 'web: wasm is %s bytes gzipped\n'

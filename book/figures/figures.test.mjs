@@ -164,6 +164,11 @@ test("experiments run under the widget's spelling, and a live pane without its t
   assert.deepEqual(missingTwins(panes, ["sched=cfs workload=spin smp=2 wl.tasks=3"]),
     ['01.md: no experiment in experiments.json runs "sched=fifo workload=spin smp=2 wl.tasks=3"']);
   assert.deepEqual(missingTwins(panes, panes.map((p) => p.args)), []);
+  // A second run that changes more than the scheduler, as compare mode spells it.
+  fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-sched="cfs" data-workload="spin" data-compare="fifo smp=2 wl.run_ms=7"></div>\n');
+  assert.deepEqual(livePanes(dir, catalog).map((p) => p.args), ["sched=cfs workload=spin smp=1", "sched=fifo workload=spin smp=2 wl.run_ms=7"]);
+  fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-sched="cfs" data-workload="spin" data-compare="nope"></div>\n');
+  assert.throws(() => livePanes(dir, catalog), /data-compare="nope": nope is not a scheduler/);
 });
 
 test("a refused experiment is declared as such", () => {

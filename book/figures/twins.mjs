@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { formatArgs, parseArgs } from "../widget/catalog.js";
+import { parseCompare, secondRun } from "../widget/compare.js";
 
 /** `args` as the widget spells it; throws on what the widget would reject. */
 export function canonical(args, catalog, defaults = {}, sched = undefined) {
@@ -26,9 +27,12 @@ export function livePanes(chaptersDir, catalog) {
     for (const [, attrs] of text.matchAll(DIV)) {
       const d = Object.fromEntries([...attrs.matchAll(ATTR)].map(([, k, v]) => [k, v]));
       const defaults = { sched: d.sched, workload: d.workload, smp: Number(d.smp ?? 1) };
-      for (const sched of [d.sched, d.compare].filter(Boolean)) {
-        panes.push({ chapter: name, args: canonical(d.args ?? "", catalog, defaults, sched) });
-      }
+      panes.push({ chapter: name, args: canonical(d.args ?? "", catalog, defaults) });
+      // compare mode's second run, as the widget makes it (book/widget/compare.js)
+      const first = parseArgs(d.args ?? "", catalog, defaults).settings;
+      const { compare, errors } = parseCompare(d.compare, catalog, first);
+      if (errors.length) throw new Error(`${name}: data-compare="${d.compare}": ${errors.join("; ")}`);
+      if (compare) panes.push({ chapter: name, args: formatArgs(secondRun(compare, catalog, first), catalog) });
     }
   }
   return panes;

@@ -1,7 +1,12 @@
-// The live charts of one run (Chart.js 4, loaded as the global `Chart`): completion time per
-// task, CPU time over emulated time, which task ran on which hart, and for workloads that
-// measure it a latency histogram. Each chart is a canvas with a label, and a table carries
-// the same numbers for screen readers. Redraws are coalesced to one per animation frame.
+// The live charts of one run (Chart.js 4, loaded as the global `Chart`): per task its finish
+// time beside the CPU it received and the time it waited (in a fixed-time workload every task
+// finishes at the end, so finish time alone would mislead), CPU time over emulated time, which
+// task ran on which hart, and for workloads that measure it a latency histogram. Each chart is
+// a canvas with a label, and a table carries the same numbers. Redraws happen at most every
+// DRAW_MS, so a long run's many batches cost a few redraws a second, not one per frame; each
+// chart redraws in a task of its own, and only while it is on screen, so that no frame of the
+// page is long (the emulator's Workers share the machine's cores with it). The panes of a
+// compare widget share their axes (SharedScales).
 
 import { pageLang, stringsFor } from "./strings.js";
 
@@ -9,6 +14,56 @@ const T = stringsFor(pageLang());
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#ff7f0e"];
 const colour = (tid) => PALETTE[(tid - 1 + PALETTE.length) % PALETTE.length];
 const fmtMs = (ns) => (ns === null || ns === undefined ? "" : (ns / 1e6).toFixed(3));
+const fmtCount = (n) => (n === null || n === undefined ? "" : String(n));
+const DRAW_MS = 250;
+const SERIES = [
+  { key: "finishNs", label: () => T.finishSeries, colour: "#1f77b4" },
+  { key: "cpuNs", label: () => T.cpuSeries, colour: "#2ca02c" },
+  { key: "waitNs", label: () => T.waitSeries, colour: "#8c8c8c" },
+];
+
+/** The table's columns, in order: a heading and a task's cell. Add a column here. */
+export const COLUMNS = [
+  { head: () => T.task, cell: (t) => t.name },
+  { head: () => T.finishMs, cell: (t) => fmtMs(t.finishNs) },
+  { head: () => T.cpuShortMs, cell: (t) => fmtMs(t.cpuNs) },
+  { head: () => T.waitShortMs, cell: (t) => fmtMs(t.waitNs) },
+  { head: () => T.switchesHead, cell: (t) => fmtCount(t.switches) },
+  { head: () => T.unitsHead, cell: (t) => fmtCount(t.iterations) },
+  { head: () => T.responseMs, cell: (t) => fmtMs(t.responseNs) },
+  { head: () => T.turnaroundMs, cell: (t) => fmtMs(t.turnaroundNs) },
+];
+
+/**
+ * The axes of the panes of one widget: each pane reports the largest value its charts need,
+ * and every pane draws to the largest of all, so equal heights mean equal figures.
+ */
+export class SharedScales {
+  constructor() {
+    this.members = new Map(); // RunCharts -> its extents (ns)
+  }
+
+  report(charts, extents) {
+    const before = this.max();
+    this.members.set(charts, extents);
+    const after = this.max();
+    // A pane that grew an axis redraws the others to the new scale.
+    if (Object.keys(after).some((k) => after[k] !== before[k])) {
+      for (const other of this.members.keys()) if (other !== charts) other.schedule(true);
+    }
+    return after;
+  }
+
+  leave(charts) {
+    this.members.delete(charts);
+  }
+
+  max() {
+    const out = {};
+    for (const e of this.members.values()) for (const [k, v] of Object.entries(e)) out[k] = Math.max(out[k] ?? 0, v);
+    return out;
+  }
+}
 
 function baseOptions(title, x, y) {
   return {
@@ -32,22 +87,32 @@ function canvasIn(parent, label) {
 }
 
 export class RunCharts {
-  constructor(parent, model) {
+  /** `traceOff`: the run records no trace, so only RESULT's figures can be drawn. */
+  constructor(parent, model, { scales = new SharedScales(), traceOff = false } = {}) {
     this.model = model;
+    this.scales = scales;
     this.drawn = -1;
-    this.frame = 0;
+    this.timer = 0;
+    this.lastDraw = -Infinity;
+    this.stale = new Set(); // charts whose data changed while they were off screen
+    this.onScreen = new Set();
     const Chart = globalThis.Chart;
     const grid = document.createElement("div");
     grid.className = "rq-charts";
+    if (traceOff) {
+      this.note = Object.assign(document.createElement("p"), { className: "rq-note", textContent: T.traceOff });
+      parent.append(this.note);
+    }
     parent.append(grid);
     this.grid = grid;
 
     this.completion = new Chart(canvasIn(grid, T.completionLabel).canvas, {
       type: "bar",
-      data: { labels: [], datasets: [{ label: T.finishSeries, data: [], backgroundColor: [] }] },
-      options: { ...baseOptions(T.completionTitle, T.task, T.sinceStart), plugins: { title: { display: true, text: T.completionTitle }, legend: { display: false } } },
+      data: { labels: [], datasets: SERIES.map((s) => ({ label: s.label(), data: [], backgroundColor: s.colour })) },
+      options: baseOptions(T.completionTitle, T.task, T.msAxis),
     });
-    this.progress = new Chart(canvasIn(grid, T.progressLabel).canvas, {
+    const progressBox = canvasIn(grid, T.progressLabel);
+    this.progress = new Chart(progressBox.canvas, {
       type: "line",
       data: { datasets: [] },
       options: {
@@ -57,7 +122,10 @@ export class RunCharts {
         scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { title: { display: true, text: T.cpuMs } } },
       },
     });
-    this.timeline = new Chart(canvasIn(grid, T.timelineLabel).canvas, {
+    const timelineBox = canvasIn(grid, T.timelineLabel);
+    // Without a trace these two would be empty frames with made-up axes.
+    progressBox.box.hidden = timelineBox.box.hidden = traceOff;
+    this.timeline = new Chart(timelineBox.canvas, {
       type: "bar",
       data: { labels: [], datasets: [] },
       options: {
@@ -79,37 +147,90 @@ export class RunCharts {
     this.table = document.createElement("table");
     this.table.className = "rq-table";
     const header = document.createElement("tr");
-    for (const text of [T.task, T.finishMs, T.cpuShortMs, T.responseMs, T.turnaroundMs]) {
+    for (const column of COLUMNS) {
       const th = document.createElement("th");
       th.scope = "col";
-      th.textContent = text;
+      th.textContent = column.head();
       header.append(th);
     }
     this.table.append(Object.assign(document.createElement("caption"), { textContent: T.tableCaption }),
       document.createElement("thead"), document.createElement("tbody"));
     this.table.tHead.append(header);
     parent.append(this.table);
+
+    this.charts = [this.completion, this.progress, this.timeline, this.latency];
+    this.watch = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        const chart = this.charts.find((c) => c.canvas === e.target);
+        if (e.isIntersecting) this.onScreen.add(chart);
+        else this.onScreen.delete(chart);
+        if (e.isIntersecting && this.stale.delete(chart)) this.later(() => chart.update("none"));
+      }
+    });
+    for (const chart of this.charts) this.watch.observe(chart.canvas);
   }
 
-  /** Asks for a redraw at the next frame; many calls in one frame cost one redraw. */
-  schedule() {
-    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  /** Starts over with a new run's `model` (its first draw clears what the last one drew). */
+  reset(model) {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.model = model;
+    this.drawn = -1;
+    this.lastDraw = -Infinity;
+    this.schedule();
+  }
+
+  /** Runs `work` in a task of its own, after those already queued. */
+  later(work) {
+    this.queue = (this.queue ?? Promise.resolve()).then(() => new Promise((done) => setTimeout(() => {
+      if (!this.destroyed) work();
+      done();
+    })));
+  }
+
+  /** Redraws `chart` in a task of its own when it is on screen, or once it comes into view. */
+  redraw(chart) {
+    if (this.onScreen.has(chart)) this.later(() => chart.update("none"));
+    else this.stale.add(chart);
+  }
+
+  /**
+   * Asks for a redraw: at once (the next frame) when the last one is DRAW_MS old, else when it
+   * will be. Many calls in between cost one redraw. `force` redraws an unchanged model (axes).
+   */
+  schedule(force = false) {
+    if (force) this.drawn = -1;
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastDraw + DRAW_MS - performance.now());
+    this.timer = setTimeout(() => requestAnimationFrame(() => { this.timer = 0; this.draw(); }), wait);
+  }
+
+  /** Draws whatever is pending now (a run's end must not wait for the next slot). */
+  flush() {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.draw();
   }
 
   draw() {
     const m = this.model;
     if (m.version === this.drawn) return;
     this.drawn = m.version;
+    this.lastDraw = performance.now();
     const tasks = m.taskList();
+    const axes = this.scales.report(this, m.extents());
+    const top = (ns) => (ns ? ns / 1e6 : undefined);
 
     const c = this.completion.data;
     c.labels = tasks.map((t) => t.name);
-    c.datasets[0].data = tasks.map((t) => (t.finishNs === null ? null : t.finishNs / 1e6));
-    c.datasets[0].backgroundColor = tasks.map((t) => colour(t.tid));
-    this.completion.update("none");
+    SERIES.forEach((s, i) => { c.datasets[i].data = tasks.map((t) => (t[s.key] === null ? null : t[s.key] / 1e6)); });
+    this.completion.options.scales.y.max = top(axes.perTask);
+    this.redraw(this.completion);
 
     this.progress.data.datasets = tasks.map((t) => ({ label: t.name, data: t.progress, borderColor: colour(t.tid), backgroundColor: colour(t.tid) }));
-    this.progress.update("none");
+    this.progress.options.scales.x.max = this.timeline.options.scales.x.max = top(axes.time);
+    this.progress.options.scales.y.max = top(axes.cpu);
+    this.redraw(this.progress);
 
     const harts = [...m.harts].sort((a, b) => a - b);
     this.timeline.data.labels = harts.map((h) => T.hartN(h));
@@ -139,7 +260,7 @@ export class RunCharts {
         data: m.steals.map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: T.hartN(s.hart), by: s.by })),
       });
     }
-    this.timeline.update("none");
+    this.redraw(this.timeline);
 
     const lat = m.latencySummary();
     this.latencyBox.hidden = !lat;
@@ -147,14 +268,14 @@ export class RunCharts {
       this.latency.data.labels = lat.hist.map((_, i) => String(i));
       this.latency.data.datasets[0].data = lat.hist;
       this.latency.options.plugins.title.text = T.latencySummary(lat.min / 1000, lat.avg / 1000, lat.max / 1000);
-      this.latency.update("none");
+      this.redraw(this.latency);
     }
 
     this.table.tBodies[0].replaceChildren(...tasks.map((t) => {
       const row = document.createElement("tr");
-      for (const text of [t.name, fmtMs(t.finishNs), fmtMs(t.cpuNs), fmtMs(t.responseNs), fmtMs(t.turnaroundNs)]) {
+      for (const column of COLUMNS) {
         const cell = document.createElement("td");
-        cell.textContent = text;
+        cell.textContent = column.cell(t);
         row.append(cell);
       }
       return row;
@@ -162,9 +283,13 @@ export class RunCharts {
   }
 
   destroy() {
-    cancelAnimationFrame(this.frame);
+    clearTimeout(this.timer);
+    this.destroyed = true;
+    this.watch.disconnect();
+    this.scales.leave(this);
     for (const chart of [this.completion, this.progress, this.timeline, this.latency]) chart.destroy();
     this.grid.remove();
+    this.note?.remove();
     this.table.remove();
   }
 }

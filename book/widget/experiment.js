@@ -1,7 +1,11 @@
 // One experiment widget: the controls generated from the kernel's catalog, the buttons, the
-// settings kept in the page's URL, and one run pane (two in compare mode).
+// settings kept in the page's URL, and one run pane (two in compare mode, where the second run
+// is the first one's settings with any of them changed: scheduler, tunables, harts).
 
 import { applicable, formatArgs, parseArgs } from "./catalog.js";
+import { SharedScales } from "./charts.js";
+import { formatCompare, parseCompare, secondRun } from "./compare.js";
+import { OverlayChart } from "./overlay.js";
 import { RunPane } from "./pane.js";
 import { pageLang, stringsFor } from "./strings.js";
 
@@ -10,6 +14,13 @@ const T = stringsFor(pageLang());
 // Step runs one millisecond of emulated time (the kernel's default tick).
 const STEP_INSNS = 100_000;
 const DEFAULT_BUDGET = 3_000_000_000;
+// The budget control offers the next step up when a run hits its budget.
+const BUDGET_FACTOR = 10;
+// The emulator's Workers leave one core to the page, so that it stays responsive (its charts,
+// the reader's clicks); a Worker never gets less than this part of a core.
+const MIN_SHARE = 0.25;
+// mdBook turns the page on these keys; inside a widget, or while it runs, they must not.
+const PAGE_KEYS = new Set(["ArrowLeft", "ArrowRight"]);
 const SPEEDS = [
   ["0", T.speedMax],
   ["100000000", T.speedReal],
@@ -75,9 +86,12 @@ export class Experiment {
       }
     }
     this.settings = settings;
-    this.vs = d.compare ?? "";
+    const compare = parseCompare(d.compare, catalog, settings);
+    this.compare = compare.compare;
     this.budget = Number(d.maxInsns ?? DEFAULT_BUDGET);
-    const problems = [...bad, ...errors.map((e) => `data-args: ${e}`), ...this.readUrl()];
+    const problems = [...bad, ...errors.map((e) => `data-args: ${e}`), ...compare.errors.map((e) => `data-compare: ${e}`), ...this.readUrl()];
+    this.scales = new SharedScales();
+    host.addEventListener("keydown", (e) => PAGE_KEYS.has(e.key) && e.stopPropagation());
 
     host.replaceChildren();
     host.classList.add("rq-widget");
@@ -87,7 +101,7 @@ export class Experiment {
     if (problems.length) this.alert(T.ignored(problems.join("; ")));
   }
 
-  /** Applies `?eN=ARGS&eN.vs=SCHED&eN.max=N`; returns what was wrong with them. */
+  /** Applies `?eN=ARGS&eN.vs=COMPARE&eN.max=N`; returns what was wrong with them. */
   readUrl() {
     const q = new URLSearchParams(location.search);
     const problems = [];
@@ -97,9 +111,9 @@ export class Experiment {
       problems.push(...errors.map((e) => T.linkParam(this.key, e)));
     }
     if (q.has(`${this.key}.vs`)) {
-      const vs = q.get(`${this.key}.vs`);
-      if (vs === "" || this.catalog.scheds.some((s) => s.name === vs)) this.vs = vs;
-      else problems.push(T.linkNotSched(this.key, vs, this.catalog.scheds.map((s) => s.name).join(", ")));
+      const { compare, errors } = parseCompare(q.get(`${this.key}.vs`), this.catalog, this.settings);
+      if (errors.length) problems.push(...errors.map((e) => T.linkParam(`${this.key}.vs`, e)));
+      else this.compare = compare;
     }
     if (q.has(`${this.key}.max`)) {
       const n = Number(q.get(`${this.key}.max`));
@@ -112,8 +126,9 @@ export class Experiment {
   writeUrl() {
     const url = new URL(location.href);
     url.searchParams.set(this.key, formatArgs(this.settings, this.catalog));
-    if (this.vs) url.searchParams.set(`${this.key}.vs`, this.vs);
+    if (this.compare) url.searchParams.set(`${this.key}.vs`, formatCompare(this.compare));
     else url.searchParams.delete(`${this.key}.vs`);
+    if (this.budget !== Number(this.host.dataset.maxInsns ?? DEFAULT_BUDGET)) url.searchParams.set(`${this.key}.max`, String(this.budget));
     history.replaceState(history.state, "", url);
   }
 
@@ -126,7 +141,11 @@ export class Experiment {
     this.workloadSel = select(names(c.workloads), this.settings.workload);
     this.smpIn = el("input", { type: "number", min: "1", max: String(c.maxHarts), step: "1" });
     this.smpIn.value = String(this.settings.smp);
-    this.vsSel = select([["", T.noComparison], ...names(c.scheds)], this.vs);
+    this.vsSel = select([["", T.noComparison], ["=", T.sameScheduler], ...names(c.scheds)],
+      this.compare ? this.compare.sched ?? "=" : "");
+    this.vsWords = el("input", { type: "text", spellcheck: "false", autocomplete: "off", placeholder: "smp=2 tick_us=500" });
+    this.vsWords.value = this.compare?.words ?? "";
+    this.vsWordsField = labelled(T.compareChanges, this.vsWords, T.compareChangesHelp);
     this.fileIn = el("input", { type: "file" });
     this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: T.tunables }));
     this.form.append(
@@ -134,7 +153,8 @@ export class Experiment {
         labelled(T.scheduler, this.schedSel),
         labelled(T.workload, this.workloadSel),
         labelled(T.harts, this.smpIn),
-        labelled(T.compareWith, this.vsSel)),
+        labelled(T.compareWith, this.vsSel),
+        this.vsWordsField),
       el("details", { class: "rq-more" }, el("summary", { text: T.tunables }), this.tunablesBox),
       labelled(T.ownKernel, this.fileIn, T.ownKernelHelp),
     );
@@ -148,7 +168,7 @@ export class Experiment {
     this.resultBtn = el("button", { type: "button", class: "rq-dl-result", text: T.downloadResult });
     this.traceBtn = el("button", { type: "button", class: "rq-dl-trace", text: T.downloadTrace });
     this.runBtn.onclick = () => this.run();
-    this.pauseBtn.onclick = () => this.panes.forEach((p) => p.send("pause"));
+    this.pauseBtn.onclick = () => this.panes.filter((p) => p.state === "running").forEach((p) => p.send("pause"));
     this.stepBtn.onclick = () => this.step();
     this.resetBtn.onclick = () => this.reset();
     this.speedSel.onchange = () => this.panes.forEach((p) => p.send("speed", { ips: Number(this.speedSel.value) }));
@@ -158,17 +178,22 @@ export class Experiment {
       this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.resultBtn, this.traceBtn);
 
     this.status = el("p", { class: "rq-status", role: "status" });
-    this.alertBox = el("p", { class: "rq-alert", role: "alert" });
+    this.alertText = el("span");
+    this.budgetBtn = el("button", { type: "button", class: "rq-budget" });
+    this.budgetBtn.onclick = () => this.raiseBudget();
+    this.alertBox = el("p", { class: "rq-alert", role: "alert" }, this.alertText, " ", this.budgetBtn);
     this.alertBox.hidden = true;
     this.panesBox = el("div", { class: "rq-panes" });
-    this.host.append(this.form, bar, this.status, this.alertBox, this.panesBox);
+    this.overlayBox = el("div", { class: "rq-overlay-box" });
+    this.host.append(this.form, bar, this.status, this.alertBox, this.panesBox, this.overlayBox);
     this.buildTunables();
     this.refresh();
   }
 
   buildTunables() {
     this.tunablesBox.replaceChildren(el("legend", { text: T.tunablesLegend }));
-    const scheds = [this.settings.sched, this.vs].filter(Boolean);
+    this.vsWordsField.hidden = !this.compare;
+    const scheds = this.runs().map((r) => r.sched);
     // The modelled host's words get a group of their own: they set up the machine below.
     const hostBox = el("fieldset", { class: "rq-host" }, el("legend", { text: T.hostLegend }));
     for (const t of applicable(this.catalog, scheds, this.settings.workload)) {
@@ -180,29 +205,71 @@ export class Experiment {
       if (!t.values) control.value = value;
       control.dataset.tunable = t.name;
       const range = t.min !== null || t.max !== null ? ` (${t.min ?? ""}..${t.max ?? ""})` : "";
-      const box = t.name === "host" || t.name.startsWith("host.") ? hostBox : this.tunablesBox;
-      box.append(labelled(`${t.name}${t.unit ? ` [${t.unit}]` : ""}`, control, T.tunableHelp(t.help, range, t.default)));
+      const field = labelled(`${t.name}${t.unit ? ` [${t.unit}]` : ""}`, control, T.tunableHelp(t.help, range, t.default));
+      field.append(el("span", { class: "rq-invalid", id: `${control.id}-invalid`, role: "alert" }));
+      (t.name === "host" || t.name.startsWith("host.") ? hostBox : this.tunablesBox).append(field);
     }
     this.tunablesBox.append(hostBox);
+  }
+
+  /**
+   * A value the kernel would refuse is not kept in its box: the box goes back to the value
+   * the run will use, and says beside it what was wrong and what is accepted.
+   */
+  checkBox(control, name) {
+    const { settings, errors } = parseArgs(`${name}=${control.value}`, this.catalog, this.settings);
+    const note = control.parentElement.querySelector(".rq-invalid");
+    if (errors.length) {
+      const kept = name === "smp" ? String(this.settings.smp) : this.settings.tunables.get(name) ?? this.catalog.tunables.get(name).default;
+      if (note) {
+        note.textContent = T.keptValue(errors[0], kept);
+        control.setAttribute("aria-describedby", `${note.id} ${control.getAttribute("aria-describedby") ?? ""}`.trim());
+      } else this.alert(T.keptValue(errors[0], kept));
+      control.value = kept;
+      return false;
+    }
+    if (note) note.textContent = "";
+    this.settings = settings;
+    return true;
   }
 
   onFormChange(e) {
     const target = e.target;
     if (target === this.fileIn) return this.loadFile();
     if (target.dataset.tunable || target === this.smpIn) {
-      const name = target.dataset.tunable ?? "smp";
-      const { settings, errors } = parseArgs(`${name}=${target.value}`, this.catalog, this.settings);
-      if (errors.length) return this.alert(errors[0]);
-      this.settings = settings;
+      if (!this.checkBox(target, target.dataset.tunable ?? "smp")) return;
+      const titles = this.titles();
+      this.runs().forEach((r, i) => this.panes[i].plan(titles[i], formatArgs(r, this.catalog)));
+      this.refresh();
+    } else if (target === this.vsWords) {
+      const { compare, errors } = parseCompare(formatCompare({ sched: this.compare?.sched ?? null, words: this.vsWords.value }), this.catalog, this.settings);
+      if (errors.length) return this.alert(T.compareBad(errors.join("; ")));
+      this.compare = compare;
+      this.layoutPanes();
     } else {
       this.settings.sched = this.schedSel.value;
       this.settings.workload = this.workloadSel.value;
-      this.vs = this.vsSel.value;
+      const vs = this.vsSel.value;
+      this.compare = vs ? { sched: vs === "=" ? null : vs, words: this.compare?.words ?? "" } : null;
       this.buildTunables();
       this.layoutPanes();
     }
     this.alert("");
     this.writeUrl();
+  }
+
+  /** The settings of each pane's run: this widget's, then the compared run's. */
+  runs() {
+    return this.compare ? [this.settings, secondRun(this.compare, this.catalog, this.settings)] : [this.settings];
+  }
+
+  /** What each pane's title says: its scheduler, and in compare mode what the second run changes. */
+  titles() {
+    const [a, b] = this.runs().map((r) => formatArgs(r, this.catalog).split(" "));
+    if (!b) return [T.paneTitle(this.settings.sched)];
+    const changed = b.filter((w) => !a.includes(w) && !w.startsWith("sched="));
+    const sched = b[0].slice("sched=".length);
+    return [T.paneTitle(this.settings.sched), changed.length ? T.paneTitleWith(sched, changed.join(" ")) : T.paneTitle(sched)];
   }
 
   async loadFile() {
@@ -212,18 +279,31 @@ export class Experiment {
     this.refresh();
   }
 
-  /** One pane per scheduler being run. */
+  /** One pane per run. */
   layoutPanes() {
-    const scheds = [this.settings.sched, this.vs].filter(Boolean);
+    const titles = this.titles();
     this.panes.forEach((p) => p.destroy());
-    this.panes = scheds.map((s) => new RunPane(this.panesBox, T.paneTitle(s), () => this.refresh()));
-    this.panesBox.classList.toggle("rq-compare", scheds.length > 1);
+    const args = this.runs().map((r) => formatArgs(r, this.catalog));
+    this.panes = titles.map((title, i) => new RunPane(this.panesBox, title, args[i], () => this.refresh(), this.scales));
+    this.panesBox.classList.toggle("rq-compare", titles.length > 1);
+    this.overlay?.destroy();
+    this.overlay = titles.length > 1 ? new OverlayChart(this.overlayBox) : null;
     this.refresh();
   }
 
-  alert(text) {
-    this.alertBox.textContent = text;
+  alert(text, budget = false) {
+    this.alertText.textContent = text;
     this.alertBox.hidden = !text;
+    this.budgetBtn.hidden = !budget;
+    this.budgetBtn.textContent = T.raiseBudget((this.budget * BUDGET_FACTOR).toLocaleString(T.numberLocale));
+  }
+
+  /** The reader's answer to a run that hit its budget: the same run with a larger one. */
+  raiseBudget() {
+    this.budget *= BUDGET_FACTOR;
+    this.writeUrl();
+    this.reset();
+    this.run();
   }
 
   async kernel() {
@@ -238,8 +318,8 @@ export class Experiment {
   async boot() {
     const pressedAt = performance.now();
     this.announced = false;
-    const scheds = [this.settings.sched, this.vs].filter(Boolean);
-    if (scheds.length !== this.panes.length) this.layoutPanes();
+    const runs = this.runs();
+    if (runs.length !== this.panes.length) this.layoutPanes();
     let elf;
     try {
       elf = await this.kernel();
@@ -249,25 +329,50 @@ export class Experiment {
     }
     this.alert("");
     const ips = Number(this.speedSel.value);
-    this.panes.forEach((pane, i) => pane.boot({
-      elf: elf.slice(0), harts: this.settings.smp, budget: this.budget, ips, pressedAt,
-      bootargs: formatArgs(this.settings, this.catalog, scheds[i]),
+    const cores = navigator.hardwareConcurrency || 2;
+    const part = Math.max(MIN_SHARE, Math.min(1, (cores - 1) / this.panes.length));
+    this.panes.forEach((pane, i) => pane.boot({ part,
+      elf: elf.slice(0), harts: runs[i].smp, budget: this.budget, ips, pressedAt,
+      bootargs: formatArgs(runs[i], this.catalog),
     }));
     return true;
   }
 
+  /** No pane has a machine to go on with (each is idle, finished or failed): Run starts over. */
   fresh() {
-    return this.panes.some((p) => ["idle", "done", "error"].includes(p.state));
+    return this.panes.every((p) => ["idle", "done", "error"].includes(p.state));
   }
 
-  async run() {
-    if (this.fresh() && !(await this.boot())) return;
-    this.panes.forEach((p) => p.send("run"));
+  /**
+   * Sends `type` to every pane that can go on; when none can, boots them all first. Clicks
+   * that arrive while a boot is under way join it instead of booting again.
+   */
+  async go(type, extra) {
+    if (this.starting) return;
+    if (this.fresh()) {
+      this.starting = true;
+      this.refresh();
+      try {
+        if (!(await this.boot())) return;
+      } finally {
+        this.starting = false;
+      }
+    }
+    this.panes.filter((p) => ["booting", "paused"].includes(p.state)).forEach((p) => p.send(type, extra));
+    this.refresh();
   }
 
-  async step() {
-    if (this.fresh() && !(await this.boot())) return;
-    this.panes.forEach((p) => p.send("step", { insns: STEP_INSNS }));
+  run() {
+    return this.go("run");
+  }
+
+  step() {
+    return this.go("step", { insns: STEP_INSNS });
+  }
+
+  /** Whether a run is going on (mdBook's page-turning keys wait). */
+  busy() {
+    return this.starting || this.panes.some((p) => ["booting", "running"].includes(p.state));
   }
 
   reset() {
@@ -283,26 +388,28 @@ export class Experiment {
   }
 
   async downloadTrace() {
-    for (const p of this.panes.filter((p) => p.worker)) {
+    for (const p of this.panes.filter((p) => p.hasTrace())) {
       download(`runqueue-${p.bootargs.replace(/[^A-Za-z0-9.=-]+/g, "_")}.trace.json`, await p.chromeTrace(), "application/json");
     }
   }
 
   refresh() {
     const panes = this.panes ?? [];
+    this.overlay?.schedule(panes);
     const states = panes.map((p) => p.state);
     const running = states.includes("running");
     const paused = states.includes("paused");
     this.runBtn.textContent = paused && !running ? T.resume : T.run;
-    this.runBtn.disabled = running;
+    this.runBtn.disabled = running || Boolean(this.starting);
     this.pauseBtn.disabled = !running;
-    this.stepBtn.disabled = running;
+    this.stepBtn.disabled = running || Boolean(this.starting);
     this.resultBtn.disabled = !panes.some((p) => p.result);
-    this.traceBtn.disabled = !panes.some((p) => p.worker);
+    // A run without trace events (trace=off) has nothing for Perfetto.
+    this.traceBtn.disabled = !panes.some((p) => p.hasTrace());
     const kernel = this.customElf ? T.yourKernel(this.customElf.name) : T.bookKernel;
     this.status.textContent = panes.length ? panes.map((p) => `${p.heading.textContent}: ${describe(p)}`).join(" · ") + ` (${kernel})` : "";
     const errors = panes.filter((p) => p.error).map((p) => `${p.heading.textContent}: ${p.error}`);
-    if (errors.length) this.alert(errors.join("; "));
+    if (errors.length) this.alert(errors.join("; "), panes.some((p) => p.budgetHit));
     // A run that reached its RESULT in every pane unfolds the result below it (reveal.js).
     if (!this.announced && panes.length && panes.every((p) => p.state === "done" && p.result)) {
       this.announced = true;

@@ -3,6 +3,9 @@
 // public tests in a Worker (grade-worker.js) with the same checks as `runqueue grade`, and
 // shows the same table. State is mirrored in `globalThis.runqueueGrade` for the tests.
 
+import { pageLang, stringsFor } from "./strings.js";
+
+const T = stringsFor(pageLang());
 const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
 const WORKER_URL = new URL("./grade-worker.js", import.meta.url);
 const KERNEL_PATH = "target/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel";
@@ -23,10 +26,9 @@ class GradeWidget {
     const id = `rq-grade-file-${index}`;
     this.input = element("input", { type: "file", id });
     this.input.addEventListener("change", () => this.input.files[0] && this.grade(this.input.files[0]));
-    const label = element("label", { htmlFor: id, textContent: `Choose your built kernel to grade the ${this.lab} lab` });
+    const label = element("label", { htmlFor: id, textContent: T.gradeChoose(this.lab) });
     this.zone = element("div", { className: "rq-grade-zone" }, [
-      element("p", {}, [`Build the kernel with your file in the slot (`, element("code", { textContent: "make kernel" }),
-        `), then drop `, element("code", { textContent: KERNEL_PATH }), ` here, or:`]),
+      element("p", {}, T.gradeDrop(element("code", { textContent: "make kernel" }), element("code", { textContent: KERNEL_PATH }))),
       label, " ", this.input,
     ]);
     for (const type of ["dragenter", "dragover"]) {
@@ -41,7 +43,7 @@ class GradeWidget {
     });
     this.status = element("p", { className: "rq-status", role: "status" });
     this.output = element("pre", { className: "rq-grade-table", hidden: true, tabIndex: 0 });
-    this.download = element("a", { textContent: "Download results.json", download: `${this.lab}-results.json`, hidden: true });
+    this.download = element("a", { textContent: T.gradeDownload, download: `${this.lab}-results.json`, hidden: true });
     host.replaceChildren(element("div", { className: "rq-widget rq-grade-widget" }, [this.zone, this.status, this.output, this.download]));
     this.host = host;
   }
@@ -59,31 +61,31 @@ class GradeWidget {
     if (this.state === "running") return;
     this.worker?.terminate();
     this.download.hidden = true;
-    this.show("running", { status: `Reading ${file.name}…` });
+    this.show("running", { status: T.gradeReading(file.name) });
     let tests;
     try {
       const response = await fetch(new URL(`labs/${this.lab}.tests`, ASSETS));
-      if (!response.ok) throw new Error(`the ${this.lab} lab's tests could not be loaded (HTTP ${response.status})`);
+      if (!response.ok) throw new Error(T.gradeTestsHttp(this.lab, response.status));
       tests = await response.text();
     } catch (e) {
       return this.fail(e.message ?? String(e));
     }
     const elf = await file.arrayBuffer();
     this.worker = new Worker(WORKER_URL, { type: "module" });
-    this.worker.onerror = (e) => this.fail(`the grader could not start: ${e.message ?? "worker error"}`);
+    this.worker.onerror = (e) => this.fail(T.gradeWorker(e.message ?? T.unknownError));
     this.worker.onmessage = ({ data }) => this.receive(data, file.name);
     this.worker.postMessage({ type: "grade", elf, lab: this.lab, tests }, [elf]);
   }
 
   receive(msg, fileName) {
     if (msg.type === "test") {
-      this.show("running", { status: `Grading ${fileName}: test ${msg.index + 1} of ${msg.count}, ${msg.name}…` });
+      this.show("running", { status: T.gradeProgress(fileName, msg.index + 1, msg.count, msg.name) });
     } else if (msg.type === "done") {
       this.results = JSON.parse(msg.results);
       this.table = msg.table;
       const { score, tests } = this.results;
       const max = tests.reduce((sum, t) => sum + t.max_score, 0);
-      this.show("done", { status: `${fileName}: ${score}/${max} points.`, table: msg.table });
+      this.show("done", { status: T.gradeScore(fileName, score, max), table: msg.table });
       URL.revokeObjectURL(this.download.href);
       this.download.href = URL.createObjectURL(new Blob([msg.results], { type: "application/json" }));
       this.download.hidden = false;
@@ -94,7 +96,7 @@ class GradeWidget {
   }
 
   fail(message) {
-    this.show("error", { status: `Not graded: ${message}`, error: message });
+    this.show("error", { status: T.gradeFailed(message), error: message });
     this.stop();
   }
 
@@ -108,7 +110,7 @@ export function mount() {
   const hosts = [...document.querySelectorAll(".rq-grade[data-lab]")];
   if (document.querySelector('meta[name="robots"][content="noindex"]')) {
     for (const host of hosts) {
-      const note = element("em", { textContent: `Grading widget for the ${host.dataset.lab} lab: open this chapter in a browser to use it.` });
+      const note = element("em", { textContent: T.gradePrint(host.dataset.lab) });
       host.replaceChildren(element("p", {}, [note]));
     }
     return;

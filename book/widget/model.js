@@ -1,9 +1,12 @@
 // What the charts show, computed from trace events (docs/trace.md) as they arrive and
 // corrected by the RESULT line at the end. Pure data, no DOM: the unit tests run it in node.
 
-// Progress points closer together than this (emulated ns) are merged, so a long run of
-// short stints does not grow the progress chart without bound.
-const PROGRESS_STEP_NS = 250_000;
+// A task's progress line has a point where its CPU time starts and stops growing (the start
+// and end of each stint). Within one cell of this many emulated ns only the first and the last
+// point are kept, so a task switched in every few µs still draws its shape at the cell's
+// resolution; past MAX_PROGRESS points per task the cells double in width.
+const FIRST_PROGRESS_CELL_NS = 50_000;
+const MAX_PROGRESS = 4000;
 // The timeline keeps, per hart, at most this many equal time cells, each remembering how long
 // each task ran in it; when a run outgrows them, cells double in width and merge pairwise.
 // So a run with thousands of short stints still draws in full, at a coarser resolution.
@@ -18,7 +21,8 @@ const ms = (ns) => ns / 1e6;
 
 export class RunModel {
   constructor() {
-    this.tasks = new Map(); // tid -> {tid, name, finishNs, cpuNs, progress: [{x, y}]}
+    this.tasks = new Map(); // tid -> {tid, name, finishNs, cpuNs, waitNs, switches, iterations, progress: [{x, y}]}
+    this.eventCount = 0;
     this.startNs = null; // the first event's time: the workload's start
     this.running = new Map(); // hart -> {tid, since}
     this.cellNs = FIRST_CELL_NS;
@@ -28,6 +32,7 @@ export class RunModel {
     this.migrationCount = 0;
     this.steals = []; // {hart, start, end, by}: the modelled host ran something else (ns)
     this.stealCount = 0;
+    this.progressCellNs = FIRST_PROGRESS_CELL_NS;
     this.latency = { samples: [], hist: null, min: null, avg: null, max: null };
     this.result = null;
     this.version = 0; // bumped on every change, so views redraw only when needed
@@ -37,7 +42,10 @@ export class RunModel {
     let t = this.tasks.get(tid);
     if (!t) {
       // Response (arrival to first run) and turnaround (arrival to finish): the metrics chapter's.
-      t = { tid, name: `task ${tid}`, finishNs: null, cpuNs: 0, arriveNs: null, responseNs: null, turnaroundNs: null, progress: [{ x: 0, y: 0 }] };
+      t = {
+        tid, name: `task ${tid}`, finishNs: null, cpuNs: 0, waitNs: null, switches: 0, iterations: null,
+        arriveNs: null, responseNs: null, turnaroundNs: null, progress: [{ x: 0, y: 0 }],
+      };
       this.tasks.set(tid, t);
     }
     return t;
@@ -64,6 +72,7 @@ export class RunModel {
           task.arriveNs = this.rel(e);
           break;
         case "in":
+          task.switches++;
           this.running.set(e.h, { tid: e.id, since: this.rel(e) });
           if (task.responseNs === null && task.arriveNs !== null) task.responseNs = this.rel(e) - task.arriveNs;
           break;
@@ -73,7 +82,7 @@ export class RunModel {
         case "exit":
           task.finishNs = this.rel(e);
           if (task.arriveNs !== null) task.turnaroundNs = task.finishNs - task.arriveNs;
-          this.addProgress(task, task.finishNs, true);
+          this.addProgress(task, task.finishNs);
           break;
         case "mark":
           if (typeof e.f.lat === "number") this.latency.samples.push(e.f.lat);
@@ -86,6 +95,7 @@ export class RunModel {
           break;
       }
     }
+    this.eventCount += events.length;
     if (events.length) this.version++;
   }
 
@@ -105,16 +115,34 @@ export class RunModel {
     const stint = this.running.get(e.h);
     this.running.delete(e.h);
     const start = stint?.tid === e.id ? stint.since : now - (typeof e.f.ran === "number" ? e.f.ran : 0);
-    task.cpuNs += typeof e.f.ran === "number" ? e.f.ran : now - start;
-    this.addProgress(task, now, e.f.why === "exit");
+    const ran = typeof e.f.ran === "number" ? e.f.ran : now - start;
+    this.addProgress(task, Math.max(0, now - ran)); // flat while it waited
+    task.cpuNs += ran;
+    this.addProgress(task, now);
     this.addStint(e.h, e.id, Math.max(0, start), now);
   }
 
-  addProgress(task, now, force) {
-    const last = task.progress[task.progress.length - 1];
+  /** A point at `now` (ns) with the task's CPU time so far; the starting point is never replaced. */
+  addProgress(task, now) {
+    const points = task.progress;
     const point = { x: ms(now), y: ms(task.cpuNs) };
-    if (force || ms(PROGRESS_STEP_NS) <= point.x - last.x) task.progress.push(point);
-    else task.progress[task.progress.length - 1] = point.x >= last.x ? point : last;
+    const last = points[points.length - 1];
+    if (point.x < last.x || (point.x === last.x && point.y === last.y)) return;
+    const cell = (p) => Math.floor(p.x / ms(this.progressCellNs));
+    // Three points in one cell: the middle one goes, the cell keeps its first and its last.
+    if (points.length >= 3 && cell(points[points.length - 2]) === cell(point) && cell(last) === cell(point)) points[points.length - 1] = point;
+    else points.push(point);
+    if (points.length > MAX_PROGRESS) this.coarsenProgress();
+  }
+
+  /** Doubles the progress cells of every task, keeping the first and last point of each. */
+  coarsenProgress() {
+    this.progressCellNs *= 2;
+    const width = ms(this.progressCellNs);
+    for (const task of this.tasks.values()) {
+      task.progress = task.progress.filter((p, i, all) => i === 0 || i === all.length - 1
+        || Math.floor(all[i - 1].x / width) !== Math.floor(p.x / width) || Math.floor(all[i + 1].x / width) !== Math.floor(p.x / width));
+    }
   }
 
   addStint(hart, tid, start, end) {
@@ -169,6 +197,9 @@ export class RunModel {
       t.cpuNs = r.cpu_ns;
       t.responseNs = r.response_ns ?? t.responseNs;
       t.turnaroundNs = r.turnaround_ns ?? t.turnaroundNs;
+      t.waitNs = r.wait_ns ?? null;
+      t.switches = r.switches ?? t.switches;
+      t.iterations = r.iterations ?? null;
     }
     const lats = result.tasks.map((t) => t.lat).filter(Boolean);
     if (lats.length) {
@@ -180,6 +211,17 @@ export class RunModel {
       this.latency.avg = samples ? Math.round(lats.reduce((n, l) => n + l.avg_ns * l.samples, 0) / samples) : 0;
     }
     this.version++;
+  }
+
+  /** The largest value of each axis this run's charts need: compare mode shares them (ns). */
+  extents() {
+    const tasks = this.taskList();
+    const most = (f) => Math.max(0, ...tasks.map(f).filter((v) => typeof v === "number"));
+    return {
+      perTask: most((t) => Math.max(t.finishNs ?? 0, t.cpuNs, t.waitNs ?? 0)),
+      cpu: most((t) => t.cpuNs),
+      time: most((t) => Math.max(t.progress.at(-1).x * 1e6, t.finishNs ?? 0)),
+    };
   }
 
   /** Tasks in tid order. */

@@ -4,35 +4,49 @@
 import { Terminal } from "../vendor/xterm.mjs";
 import { RunModel } from "./model.js";
 import { RunCharts } from "./charts.js";
+import { ResultLineFilter } from "./console.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const T = stringsFor(pageLang());
 // The terminal gets as many columns as fit its box; a monospace glyph is about 0.6 em wide.
+// Never fewer than the kernel's result table needs: a narrower box scrolls sideways instead of
+// wrapping the table.
 const FONT_PX = 13;
 const CHAR_WIDTH = 0.62;
+const MIN_COLS = 90;
 
 export class RunPane {
-  /** `onChange(pane)` is called whenever the state or the progress changes. */
-  constructor(parent, title, onChange) {
+  /**
+   * `onChange(pane)` is called whenever the state or the progress changes; `bootargs` is the
+   * command line the pane will run, `scales` the axes it shares with the widget's other pane.
+   */
+  constructor(parent, title, bootargs, onChange, scales) {
     this.onChange = onChange;
+    this.scales = scales;
     this.root = document.createElement("section");
     this.root.className = "rq-pane";
     this.heading = document.createElement("h3");
     this.heading.className = "rq-pane-title";
-    this.heading.textContent = title;
     const term = document.createElement("div");
     term.className = "rq-terminal";
     this.root.append(this.heading, term);
     parent.append(this.root);
 
-    this.terminal = new Terminal({ convertEol: true, rows: 14, cols: 80, fontSize: FONT_PX, screenReaderMode: true, scrollback: 5000 });
+    this.terminal = new Terminal({ convertEol: true, rows: 14, cols: 80, fontSize: FONT_PX, screenReaderMode: false, scrollback: 5000 });
     this.terminal.open(term);
-    this.fit = () => this.terminal.resize(Math.max(40, Math.floor(term.clientWidth / (FONT_PX * CHAR_WIDTH))), 14);
+    this.fit = () => this.terminal.resize(Math.max(MIN_COLS, Math.floor(term.clientWidth / (FONT_PX * CHAR_WIDTH))), 14);
     requestAnimationFrame(this.fit);
     addEventListener("resize", this.fit);
     this.terminal.onData((text) => this.worker?.postMessage({ type: "input", bytes: new TextEncoder().encode(text) }));
-    this.clear();
+    this.plan(title, bootargs);
+  }
+
+  /** The run this pane will make: its title and command line; an idle pane redraws for it. */
+  plan(title, bootargs) {
+    this.heading.textContent = title;
+    this.bootargs = bootargs;
+    if (!this.state || this.state === "idle") this.clear();
   }
 
   clear() {
@@ -46,23 +60,32 @@ export class RunPane {
     this.timeNs = 0;
     this.consoleText = "";
     this.firstOutputMs = null;
+    this.budgetHit = false;
     this.decode = new TextDecoder();
+    this.shown = new ResultLineFilter(T.resultLine);
     this.terminal.reset();
-    this.charts?.destroy();
     this.model = new RunModel();
-    this.charts = new RunCharts(this.root, this.model);
+    const traceOff = /(^|\s)trace=off(\s|$)/.test(this.bootargs);
+    // The charts are kept from run to run (making them anew costs the page a long frame).
+    if (this.charts && traceOff === this.traceOff) this.charts.reset(this.model);
+    else {
+      this.charts?.destroy();
+      this.charts = new RunCharts(this.root, this.model, { scales: this.scales, traceOff });
+    }
+    this.traceOff = traceOff;
   }
 
   /** Starts a fresh machine; it stays paused until `run` or `step`. */
-  boot({ elf, harts, bootargs, budget, ips, pressedAt }) {
+  boot({ elf, harts, bootargs, budget, ips, part, pressedAt }) {
+    this.bootargs = bootargs;
     this.clear();
     this.pressedAt = pressedAt;
-    this.bootargs = bootargs;
     this.state = "booting";
     this.worker = new Worker(WORKER_URL, { type: "module" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (e) => this.fail(T.workerFailed(e.message ?? T.unknownError));
     this.worker.postMessage({ type: "speed", ips });
+    this.worker.postMessage({ type: "share", part });
     this.worker.postMessage({ type: "boot", elf, harts, bootargs, budget, lang: pageLang() });
     this.onChange(this);
   }
@@ -71,7 +94,17 @@ export class RunPane {
     this.worker?.postMessage({ type, ...extra });
   }
 
+  /**
+   * xterm's screen-reader mode mirrors every write into the page's accessibility tree, which
+   * costs the page most of its long frames during a run; while the run goes on the status line
+   * says how far it is, and once it stops with output the console is there for a screen reader.
+   */
+  accessible(on) {
+    if (this.terminal.options.screenReaderMode !== on) this.terminal.options.screenReaderMode = on;
+  }
+
   fail(message) {
+    this.accessible(true);
     this.state = "error";
     this.error = message;
     this.onChange(this);
@@ -91,7 +124,7 @@ export class RunPane {
           this.firstOutputMs ??= performance.now() - this.pressedAt;
           const text = this.decode.decode(msg.console, { stream: true });
           this.consoleText += text;
-          this.terminal.write(msg.console);
+          this.terminal.write(this.shown.push(text));
         }
         this.model.add(msg.events);
         this.charts.schedule();
@@ -104,8 +137,11 @@ export class RunPane {
         this.onTrace = null;
         return;
       case "error":
+        this.budgetHit = Boolean(msg.budget);
+        this.charts.flush();
         return this.fail(msg.message);
     }
+    this.accessible(!["booting", "running"].includes(this.state) && this.consoleText.length > 0);
     this.onChange(this);
   }
 
@@ -117,8 +153,13 @@ export class RunPane {
     else {
       this.result = result;
       this.model.setResult(JSON.parse(result));
-      this.charts.schedule();
     }
+    this.charts.flush();
+  }
+
+  /** Whether a Perfetto download would hold anything: a run with trace events. */
+  hasTrace() {
+    return Boolean(this.worker) && this.model.eventCount > 0;
   }
 
   /** The Chrome trace JSON of the run so far, from the worker. */

@@ -10,6 +10,9 @@ import { pageLang, stringsFor } from "./strings.js";
 
 const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
 const T = stringsFor(pageLang());
+// The lab slots' schedulers (`lab-sjf`, ...) stop the kernel with a TODO until a student fills
+// them in, so only the lab pages (those with a grading widget) offer them.
+const LAB_SCHED = /^lab-/;
 
 function loadScript(url) {
   return new Promise((resolve, reject) => {
@@ -67,12 +70,24 @@ async function mount() {
       loadScript(new URL("vendor/chart.umd.min.js", ASSETS)),
     ]);
     const catalog = normalizeCatalog(catalogRaw);
+    if (!document.querySelector(".rq-grade")) catalog.scheds = catalog.scheds.filter((s) => !LAB_SCHED.test(s.name));
     const assets = { url: (name) => new URL(name, ASSETS) };
     hosts.forEach((host, i) => api.experiments.push(new Experiment(host, i, catalog, assets)));
+    guardPageKeys(api.experiments);
     api.ready = true;
   } catch (e) {
     showFailure(hosts, e.message ?? String(e));
   }
+}
+
+// mdBook turns the page on the left and right arrow keys, which would throw a run away: while
+// one is going the keys stay with the page (a widget with focus keeps them itself).
+function guardPageKeys(experiments) {
+  addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    if (e.target.closest?.(".rq-widget")) return; // the widget keeps them itself (experiment.js)
+    if (experiments.some((x) => x.busy())) e.stopPropagation();
+  }, true);
 }
 
 // mdBook 0.5's sidebar toggle is a <label> carrying aria-label and aria-expanded, which a

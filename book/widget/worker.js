@@ -15,6 +15,7 @@ let session = null;
 let running = false;
 let maxInsns = 0;
 let pace = 0; // instructions per wall second; 0 = as fast as possible
+let share = 1; // the part of a core this Worker may take: the page keeps one core for itself
 let T = stringsFor(); // the page's language arrives with `boot`
 const ready = init();
 
@@ -78,7 +79,9 @@ function batch(limit) {
 function overBudget() {
   if (session.instret() < maxInsns) return false;
   const ms = (session.time_ns() / 1e6).toFixed(0);
-  fail(T.budget(maxInsns.toLocaleString("en"), ms));
+  running = false;
+  session = null;
+  post({ type: "error", budget: true, message: T.budget(maxInsns.toLocaleString("en"), ms) });
   return true;
 }
 
@@ -89,7 +92,9 @@ async function loop() {
     flush();
     if (status !== Status.Budget) return finish(status);
     if (overBudget()) return;
-    if (pace) await sleep(Math.max(0, BATCH_MS - (performance.now() - wallStart)));
+    const spent = performance.now() - wallStart;
+    if (pace) await sleep(Math.max(0, BATCH_MS - spent));
+    else if (share < 1) await sleep(spent * (1 / share - 1));
     else await yieldNow();
   }
 }
@@ -114,8 +119,9 @@ const handlers = {
     loop().catch((e) => fail(T.emulatorError(e.message ?? e)));
   },
   pause() {
+    if (!running) return; // a finished or paused machine keeps its state
     running = false;
-    post({ type: "state", state: "paused", ...(session ? progress() : {}) });
+    post({ type: "state", state: "paused", ...progress() });
   },
   step({ insns }) {
     if (!session || running) return;
@@ -126,6 +132,9 @@ const handlers = {
   },
   speed({ ips }) {
     pace = ips;
+  },
+  share({ part }) {
+    share = part > 0 && part <= 1 ? part : 1;
   },
   input({ bytes }) {
     session?.push_input(bytes);

@@ -163,3 +163,66 @@ test("the run model keeps each migration for the timeline, and counts past the o
   assert.equal(m.migrations.length, 2000);
   assert.equal(m.migrationCount, 2501);
 });
+
+// The line's CPU time at emulated time `x` ms, read off the drawn points.
+const lineAt = (points, x) => {
+  const i = points.findIndex((p) => p.x >= x);
+  if (i <= 0) return i === 0 ? points[0].y : null;
+  const [a, b] = [points[i - 1], points[i]];
+  return a.y + ((b.y - a.y) * (x - a.x)) / (b.x - a.x);
+};
+
+test("progress lines keep the shape of tasks that switch faster than the sampling cell", () => {
+  // chapter 12's rr yield-speed: four tasks take turns in 20 µs stints for 600 ms
+  const m = new RunModel();
+  const events = [1, 2, 3, 4].map((tid) => ev(0, 0, "new", tid));
+  for (let t = 0, k = 0; t < 600e6; t += 20_000, k++) {
+    const tid = (k % 4) + 1;
+    events.push(ev(t, 0, "in", tid), ev(t + 20_000, 0, "out", tid, { why: "yield", ran: 20_000 }));
+  }
+  m.add(events);
+  for (const task of m.taskList()) {
+    const p = task.progress;
+    assert.deepEqual(p[0], { x: 0, y: 0 }, `${task.name} keeps its starting point`);
+    assert.ok(p.length > 100, `${task.name} has ${p.length} points`);
+    assert.ok(p.at(-1).x > 599, `${task.name}'s line reaches the end of the run`);
+    for (const x of [150, 300, 450]) {
+      assert.ok(Math.abs(lineAt(p, x) - x / 4) < 1, `${task.name} has a quarter of the CPU at ${x} ms: ${lineAt(p, x)}`);
+    }
+    assert.ok(p.length <= 4000, "the line stays bounded");
+  }
+});
+
+test("a progress line is flat while its task waits and keeps its first point", () => {
+  const m = new RunModel();
+  m.add([ev(0, 0, "new", 1), ev(0, 0, "new", 2), ev(0, 0, "in", 1), ev(10e6, 0, "out", 1, { why: "yield", ran: 10e6 }),
+    ev(10e6, 0, "in", 2), ev(10.01e6, 0, "out", 2, { why: "exit", ran: 0.01e6 })]);
+  const late = m.taskList()[1].progress;
+  assert.deepEqual(late, [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10.01, y: 0.01 }]);
+});
+
+test("the terminal shortens the RESULT line, however the console text is split", async () => {
+  const { ResultLineFilter } = await import("../../book/widget/console.js");
+  const text = "hello\n tid name\n   1 task0\nRESULT {\"a\":1}\nRESULTS are in\nbye";
+  for (let cut = 0; cut <= text.length; cut++) {
+    const f = new ResultLineFilter((n) => `[${n} characters]`);
+    const shown = f.push(text.slice(0, cut)) + f.push(text.slice(cut));
+    assert.equal(shown, "hello\n tid name\n   1 task0\nRESULT [7 characters]\nRESULTS are in\nbye", `cut at ${cut}`);
+  }
+});
+
+test("a compared run can change any setting, and bad words are refused with the reason", async () => {
+  const { formatCompare, parseCompare } = await import("../../book/widget/compare.js");
+  const c = normalizeCatalog(RAW);
+  const base = parseArgs("workload=spin", c).settings;
+  assert.deepEqual(parseCompare("cfs", c, base), { compare: { sched: "cfs", words: "" }, errors: [] });
+  assert.deepEqual(parseCompare("sched=rr smp=2 wl.tasks=30", c, base).compare, { sched: "rr", words: "smp=2 wl.tasks=30" });
+  assert.deepEqual(parseCompare("smp=3", c, base).compare, { sched: null, words: "smp=3" });
+  assert.deepEqual(parseCompare("same", c, base).compare, { sched: null, words: "" });
+  assert.equal(parseCompare("", c, base).compare, null);
+  const bad = parseCompare("nope smp=9", c, base);
+  assert.equal(bad.compare, null);
+  assert.match(bad.errors[0], /nope is not a scheduler/);
+  assert.match(bad.errors[1], /smp=9/);
+  for (const text of ["cfs", "rr smp=2", "smp=3", "same"]) assert.equal(formatCompare(parseCompare(text, c, base).compare), text);
+});

@@ -1,0 +1,39 @@
+// Compare mode's second run, written `SCHED WORDS` in `data-compare` and in the link's `eN.vs`:
+// an optional scheduler name, then kernel command-line words that the second run changes
+// (`cfs`, `cfs smp=2`, `tick_us=500`; `same` for an unchanged copy). Pure: unit-tested in node.
+
+import { parseArgs } from "./catalog.js";
+
+const SAME = "same";
+
+/**
+ * `{compare: null | {sched, words}, errors}` for `text`; `base` is the first run's settings,
+ * against which the words are checked (a workload's tunables belong to its workload).
+ */
+export function parseCompare(text, catalog, base = {}) {
+  const all = String(text ?? "").trim().split(/\s+/).filter(Boolean);
+  if (!all.length) return { compare: null, errors: [] };
+  if (all.length === 1 && all[0] === SAME) return { compare: { sched: null, words: "" }, errors: [] };
+  const errors = [];
+  let sched = null;
+  const words = [];
+  for (const [i, word] of all.entries()) {
+    const name = i === 0 && !word.includes("=") ? word : word.startsWith("sched=") ? word.slice("sched=".length) : null;
+    if (name === null) words.push(word);
+    else if (catalog.scheds.some((s) => s.name === name)) sched = name;
+    else errors.push(`${name} is not a scheduler; choose one of ${catalog.scheds.map((s) => s.name).join(", ")}`);
+  }
+  errors.push(...parseArgs(words.join(" "), catalog, base).errors);
+  return errors.length ? { compare: null, errors } : { compare: { sched, words: words.join(" ") }, errors };
+}
+
+/** The second run's settings: the first run's `settings` with what `compare` changes. */
+export function secondRun(compare, catalog, settings) {
+  const words = [compare.sched && `sched=${compare.sched}`, compare.words].filter(Boolean).join(" ");
+  return parseArgs(words, catalog, settings).settings;
+}
+
+/** The text `parseCompare` reads back as `compare`. */
+export function formatCompare(compare) {
+  return [compare.sched, compare.words].filter(Boolean).join(" ") || SAME;
+}
