@@ -87,7 +87,7 @@ pub fn consistent(events: &[Event]) -> Result<(), Violation> {
             Kind::Exit => {
                 state.insert(e.tid, State::Done);
             }
-            Kind::State | Kind::Mark | Kind::Migrate => {}
+            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost => {}
         }
     }
     match state.iter().find(|(_, s)| **s != State::Done) {
@@ -144,7 +144,7 @@ pub fn work_conserving(events: &[Event], harts: u32, slack_ns: u64) -> Result<()
             Kind::Exit => {
                 runnable.remove(&e.tid);
             }
-            Kind::State | Kind::Mark | Kind::Migrate => {}
+            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost => {}
         }
     }
     Ok(())
@@ -200,7 +200,7 @@ pub fn balanced(events: &[Event], harts: u32, slack_ns: u64) -> Result<(), Viola
             Kind::Exit => {
                 runnable.insert(e.tid, false);
             }
-            Kind::State | Kind::Mark => {}
+            Kind::State | Kind::Mark | Kind::Lock | Kind::Boost | Kind::Unboost => {}
         }
         for k in 0..harts {
             let nr = runnable.iter().filter(|(t, r)| **r && queue.get(t) == Some(&k)).count();
@@ -256,7 +256,11 @@ impl Replay {
                     self.waiting.insert(e.tid, e.time_ns);
                 }
             }
-            Kind::Exit | Kind::State | Kind::Mark | Kind::Migrate => {}
+            // A mutex owner runs in the class it inherited until it gives it back.
+            Kind::Boost | Kind::Unboost => {
+                self.class.insert(e.tid, e.get("class").unwrap_or("fair").into());
+            }
+            Kind::Exit | Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock => {}
         }
     }
 
@@ -289,7 +293,7 @@ pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violatio
                 }
             }
         }
-        if e.kind == Kind::New
+        if matches!(e.kind, Kind::New | Kind::Boost | Kind::Unboost)
             && let Some(p) = e.num("prio")
         {
             prio.insert(e.tid, p);

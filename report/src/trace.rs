@@ -14,6 +14,12 @@ pub enum Kind {
     State,
     Mark,
     Migrate,
+    /// A mutex taken, waited for, released or handed over (`op=`).
+    Lock,
+    /// A mutex owner's priority raised to (or lowered to another) inherited level, or given
+    /// back (`unboost`).
+    Boost,
+    Unboost,
 }
 
 impl Kind {
@@ -27,6 +33,9 @@ impl Kind {
             "state" => Kind::State,
             "mark" => Kind::Mark,
             "migrate" => Kind::Migrate,
+            "lock" => Kind::Lock,
+            "boost" => Kind::Boost,
+            "unboost" => Kind::Unboost,
             _ => return None,
         })
     }
@@ -41,6 +50,9 @@ impl Kind {
             Kind::State => "state",
             Kind::Mark => "mark",
             Kind::Migrate => "migrate",
+            Kind::Lock => "lock",
+            Kind::Boost => "boost",
+            Kind::Unboost => "unboost",
         }
     }
 }

@@ -7,12 +7,9 @@
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
-use crate::dispatch::{iteration_done, mark, now_ns, sleep_ns};
+use crate::dispatch::{iteration_done, mark, now_ns, sleep_until};
 use crate::task::{Args, Class, Params};
-use crate::work::spin;
-
-/// Instructions per microsecond on the emulator.
-const INSNS_PER_US: u64 = 100;
+use crate::work::{INSNS_PER_US, spin};
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "deadline",
@@ -51,10 +48,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
 fn periodic([period, work, run_ns, ..]: Args) {
     let mut release = now_ns();
     while release < run_ns {
-        let now = now_ns();
-        if now < release {
-            sleep_ns(release - now);
-        }
+        sleep_until(release);
         spin(work);
         let late = now_ns().saturating_sub(release + period);
         if late == 0 {

@@ -7,6 +7,7 @@ mod cyclictest;
 mod deadline;
 mod fairness;
 mod hackbench;
+mod inversion;
 mod occupy;
 mod realtime;
 mod sleepers;
@@ -35,6 +36,7 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     hackbench::SPEC,
     cyclictest::SPEC,
     deadline::SPEC,
+    inversion::SPEC,
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
@@ -85,6 +87,11 @@ impl<'a> Spawner<'a> {
     /// A new pipe of `capacity` bytes with `writers` writers for the workload's tasks.
     pub fn pipe(&mut self, capacity: u32, writers: u32) -> Result<usize, ArgError> {
         self.kernel.pipes.create(capacity, writers).ok_or(ArgError::Invalid("workload", "too many pipes (at most 32)"))
+    }
+
+    /// A new mutex for the workload's tasks (`mutex.rs`).
+    pub fn mutex(&mut self) -> Result<usize, ArgError> {
+        self.kernel.mutexes.create().ok_or(ArgError::Invalid("workload", "too many mutexes (at most 8)"))
     }
 }
 
