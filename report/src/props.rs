@@ -277,12 +277,15 @@ impl Replay {
 pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violation> {
     let mut r = Replay::default();
     let mut prio: BTreeMap<u32, i64> = BTreeMap::new();
+    // When a mutex owner last inherited or gave back a priority: the comparison starts anew.
+    let mut changed: BTreeMap<u32, u64> = BTreeMap::new();
     for e in by_time(events) {
         for (&rt, &rt_since) in r.waiting.iter().filter(|(t, _)| r.is_rt(**t)) {
             let mine = prio.get(&rt).copied().unwrap_or(0);
             let lower = |t: u32| !r.is_rt(t) || prio.get(&t).copied().unwrap_or(0) < mine;
             for (&h, &(other, since)) in r.running.iter().filter(|(_, (t, _))| lower(*t)) {
-                let from = rt_since.max(since);
+                let since_change = |t: u32| changed.get(&t).copied().unwrap_or(0);
+                let from = rt_since.max(since).max(since_change(rt)).max(since_change(other));
                 if e.time_ns > from + limit_ns {
                     let what = if r.is_rt(other) { "lower-priority real-time" } else { "fair" };
                     return Err(Violation {
@@ -292,6 +295,9 @@ pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violatio
                     });
                 }
             }
+        }
+        if matches!(e.kind, Kind::Boost | Kind::Unboost) {
+            changed.insert(e.tid, e.time_ns);
         }
         if matches!(e.kind, Kind::New | Kind::Boost | Kind::Unboost)
             && let Some(p) = e.num("prio")
