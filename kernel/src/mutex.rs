@@ -204,12 +204,26 @@ fn check_deadlock(k: &Kernel, me: Tid, m: usize) {
     die(format_args!("lock chain longer than {MAX_DEPTH} owners waiting for owners"));
 }
 
-/// Marks a priority inversion on the waits it affects: a mutex's owner is runnable but not
-/// running, and on a hart it may use runs a task that stands above the owner and below a
-/// waiter. Called when a wait starts and whenever a hart picks a task.
+/// The task a wait for mutex `m` depends on: its owner, or, if that owner waits for another
+/// mutex, that one's owner, and so on (bounded: `lock` refuses cycles).
+fn chain_end(k: &Kernel, m: usize) -> Tid {
+    let mut owner = k.mutexes.mutexes[m].owner;
+    for _ in 0..MAX_DEPTH {
+        match k.mutexes.waiting_on[owner] {
+            Some(next) => owner = k.mutexes.mutexes[next].owner,
+            None => break,
+        }
+    }
+    owner
+}
+
+/// Marks a priority inversion on the waits it affects: the task at the end of a mutex's chain
+/// of owners is runnable but not running, and on a hart it may use runs a task that stands
+/// above it and below a waiter. Called when a wait starts and whenever a hart picks a task.
 pub fn note_inversions(k: &mut Kernel) {
     for m in 0..k.mutexes.count {
-        let Mutex { owner, waiters } = k.mutexes.mutexes[m];
+        let waiters = k.mutexes.mutexes[m].waiters;
+        let owner = chain_end(k, m);
         if waiters == 0 || k.tasks[owner].state != State::Runnable {
             continue;
         }

@@ -61,7 +61,8 @@ fn base_prio(e: &Event) -> i64 {
 /// not running, no task M whose base priority lies strictly between O's and W's runs on any
 /// hart for longer than `HANDOVER_NS` (counted from the latest of: W's wait starting, O
 /// becoming runnable, M's stint starting). Every task here may run on every hart, so M running
-/// anywhere means M ran instead of O. The owner of a mutex is followed through `handoff`.
+/// anywhere means M ran instead of O. The owner of a mutex is followed through `handoff`; when
+/// the owner itself waits for a mutex, O is the owner at the end of that chain.
 fn no_medium_task_runs_instead_of_the_owner(events: &[Event]) -> Result<(), String> {
     let mut base: BTreeMap<u32, i64> = BTreeMap::new();
     let mut runnable_since: BTreeMap<u32, u64> = BTreeMap::new();
@@ -71,7 +72,13 @@ fn no_medium_task_runs_instead_of_the_owner(events: &[Event]) -> Result<(), Stri
     let mut waits: BTreeMap<u32, (i64, u64)> = BTreeMap::new();
     for e in props::by_time(events) {
         for (&w, &(m, since)) in &waits {
-            let o = owner[&m];
+            let mut o = owner[&m];
+            for _ in 0..waits.len() {
+                match waits.get(&o) {
+                    Some(&(next, _)) => o = owner[&next],
+                    None => break,
+                }
+            }
             let Some(&o_since) = runnable_since.get(&o) else { continue };
             for (&h, &(mid, stint)) in &running {
                 let between = base[&o] < base[&mid] && base[&mid] < base[&w];
@@ -137,6 +144,30 @@ fn with_inheritance_no_medium_priority_task_runs_in_place_of_the_owner() {
         }
         let off = inversion(machine, 0);
         assert!(no_medium_task_runs_instead_of_the_owner(&off.events).is_err(), "{machine}, lock.pi=0: the trace shows no inversion");
+    }
+}
+
+/// Transitive inheritance (`wl.nest=1`): `low` holds the mutex `high` needs and waits for a
+/// second one that `inner` (fair) holds. With inheritance `inner` runs at `high`'s priority
+/// through `low` (a `boost` to priority 90 in every period), and `high` waits for the rest of
+/// `inner`'s section and `low`'s: at most the two sections and the switches. Without it, for
+/// the hog as well. The chain-following trace property holds only with inheritance.
+#[test]
+fn inheritance_follows_a_chain_of_owners() {
+    for machine in MACHINES {
+        let nested = |pi| kernel(&format!("sched=cfs workload=inversion lock.pi={pi} wl.nest=1 {machine}"));
+        let (off, on) = (nested(0), nested(1));
+        let inner = on.result.task("inner").expect("wl.nest=1 has an inner task").tid;
+        let boosted = on.events.iter().filter(|e| e.kind == Kind::Boost && e.tid == inner && e.num("prio") == Some(90)).count();
+        assert_eq!(boosted, 20, "{machine}: the inner owner inherits the high task's priority once a period");
+        let (w_off, w_on) = (high_waits(&off), high_waits(&on));
+        assert!(w_off.max_wait_ns >= HOG_NS, "{machine}, lock.pi=0: worst blocking {} ns, less than the hog's run", w_off.max_wait_ns);
+        assert!(w_on.max_wait_ns <= 2 * CS_NS + CS_NS / 4, "{machine}, lock.pi=1: worst blocking {} ns, more than the two sections", w_on.max_wait_ns);
+        assert_eq!((w_off.inversions, w_on.inversions), (w_off.contended, 0), "{machine}: inversions without and with inheritance");
+        if let Err(why) = no_medium_task_runs_instead_of_the_owner(&on.events) {
+            panic!("{machine}, lock.pi=1, nested: {why}");
+        }
+        assert!(no_medium_task_runs_instead_of_the_owner(&off.events).is_err(), "{machine}, lock.pi=0, nested: the trace shows no inversion");
     }
 }
 

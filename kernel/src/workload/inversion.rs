@@ -10,6 +10,11 @@
 //! for `wl.high_cs_us`. `rtprio=` changes the classes (in that order: high, low, hogs). The
 //! high task's waits are in RESULT (`lock`: worst and average time from asking to holding,
 //! inversions).
+//!
+//! `wl.nest=1` makes the chain of transitive inheritance: a fourth task, `inner` (fair),
+//! takes a second mutex at each period's start and holds it for `wl.cs_us`; `low` starts an
+//! eighth of the section later and, holding the first mutex, waits for the second one, then
+//! works `wl.cs_us` holding both. The high task then waits for `low`, which waits for `inner`.
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
@@ -32,37 +37,41 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         Tunable { name: "wl.hog_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "8000", unit: "us", help: "each hog's run per period (CPU time); hogs arrive a quarter into the section, one per hart" },
         Tunable { name: "wl.high_cs_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "200", unit: "us", help: "the high task's own time holding the lock; it asks half way into the low task's section" },
         Tunable { name: "wl.periods", kind: Kind::Int { min: 1, max: 10_000 }, default: "20", unit: "periods", help: "how many periods the tasks run" },
+        Tunable { name: "wl.nest", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "1: the low task, holding the lock, also waits for a second lock a fourth task (inner) holds: a chain of owners" },
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {
         let us = |name| get(s, name) * 1000;
         let (period, cs, hog, high_cs) = (us("wl.period_us"), us("wl.cs_us"), us("wl.hog_us"), us("wl.high_cs_us"));
-        if cs + hog + high_cs >= period {
-            return Err(ArgError::Invalid("wl.period_us", "must exceed wl.cs_us + wl.hog_us + wl.high_cs_us (one period's work on one hart)"));
+        let nest = get(s, "wl.nest") == 1;
+        if cs * (1 + nest as u64) + hog + high_cs >= period {
+            return Err(ArgError::Invalid("wl.period_us", "must exceed wl.cs_us (twice with wl.nest=1) + wl.hog_us + wl.high_cs_us (one period's work on one hart)"));
         }
         let periods = get(s, "wl.periods");
         let m = sp.mutex()? as u64;
+        let (inner, low_start) = if nest { (sp.mutex()? as u64, cs / 8) } else { (NO_MUTEX, 0) };
         let rt = |p| Params { class: Class::Fifo(p), ..Params::FAIR };
-        sp.spawn_with(rt(HIGH_PRIO), "high", None, periodic, &[period, cs / 2, high_cs, periods, m])?;
-        sp.spawn_with(Params::FAIR, "low", None, periodic, &[period, 0, cs, periods, m])?;
+        sp.spawn_with(rt(HIGH_PRIO), "high", None, periodic, &[period, cs / 2, high_cs, periods, m, NO_MUTEX])?;
+        sp.spawn_with(Params::FAIR, "low", None, periodic, &[period, low_start, cs, periods, m, inner])?;
         for h in 0..s.smp() {
-            sp.spawn_with(rt(HOG_PRIO), "hog", Some(h), periodic, &[period, cs / 4, hog, periods, NO_MUTEX])?;
+            sp.spawn_with(rt(HOG_PRIO), "hog", Some(h), periodic, &[period, cs / 4, hog, periods, NO_MUTEX, NO_MUTEX])?;
+        }
+        if nest {
+            sp.spawn_with(Params::FAIR, "inner", None, periodic, &[period, 0, cs, periods, inner, NO_MUTEX])?;
         }
         Ok(())
     },
 };
 
-/// Every `period`, `offset` into it: `work` ns of CPU time, holding mutex `m` if there is one.
-/// The first period starts one period in, when every task has run and gone to sleep.
-fn periodic([period, offset, work, periods, m, ..]: Args) {
+/// Every `period`, `offset` into it: `work` ns of CPU time, holding mutexes `outer` and then
+/// `inner` where they are not `NO_MUTEX`. The first period starts one period in, when every
+/// task has run and gone to sleep.
+fn periodic([period, offset, work, periods, outer, inner]: Args) {
+    let held = [outer, inner].into_iter().filter(|&m| m != NO_MUTEX).map(|m| m as usize);
     for i in 1..=periods {
         sleep_until(i * period + offset);
-        if m == NO_MUTEX {
-            spin_ns(work);
-        } else {
-            mutex::lock(m as usize);
-            spin_ns(work);
-            mutex::unlock(m as usize);
-        }
+        held.clone().for_each(mutex::lock);
+        spin_ns(work);
+        held.clone().rev().for_each(mutex::unlock);
         iteration_done();
     }
 }
