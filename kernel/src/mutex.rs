@@ -43,7 +43,7 @@ const MAX_DEPTH: usize = 16;
 const EXIT_FAULT: u32 = 3;
 
 /// One task's use of mutexes, reported in RESULT as `lock`.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct LockStats {
     pub acquired: u64,
     /// Acquisitions that had to wait.
@@ -54,6 +54,10 @@ pub struct LockStats {
     /// Waits during which a task ranked between this task and the owner ran while the owner
     /// could have (`note_inversions`).
     pub inversions: u64,
+}
+
+impl LockStats {
+    const ZERO: LockStats = LockStats { acquired: 0, contended: 0, wait_ns: 0, max_wait_ns: 0, inversions: 0 };
 }
 
 #[derive(Clone, Copy)]
@@ -88,7 +92,7 @@ impl Mutexes {
             arrival: [0; MAX_TASKS],
             arrivals: 0,
             inverted: [false; MAX_TASKS],
-            stats: [LockStats { acquired: 0, contended: 0, wait_ns: 0, max_wait_ns: 0, inversions: 0 }; MAX_TASKS],
+            stats: [LockStats::ZERO; MAX_TASKS],
         }
     }
 
