@@ -27,6 +27,7 @@ use crate::hart;
 use crate::power;
 use crate::task::{Class, MAX_TASKS, State, Tid};
 use crate::trace;
+use runqueue_sched_api::Line;
 
 pub const PI: Tunable = Tunable {
     name: "lock.pi",
@@ -192,16 +193,23 @@ fn die(why: core::fmt::Arguments) -> ! {
     power::exit(EXIT_FAULT)
 }
 
-/// Stops the kernel if `me` waiting for mutex `m` closes a cycle of owners waiting for owners.
+/// Stops the kernel, naming the cycle, if `me` waiting for mutex `m` closes a cycle of owners
+/// waiting for owners.
 fn check_deadlock(k: &Kernel, me: Tid, m: usize) {
+    let mut chain = Line::new();
+    chain.push("task ").num(me as u64).push(" waits for mutex ").num(m as u64);
     let mut lock = m;
     for _ in 0..MAX_DEPTH {
         let owner = k.mutexes.mutexes[lock].owner;
+        chain.push(" held by task ").num(owner as u64);
         if owner == me {
-            die(format_args!("deadlock: task {me} waits for mutex {m}, whose chain of owners leads back to task {me} (mutex {lock})"));
+            die(format_args!("deadlock: {}", core::str::from_utf8(chain.as_bytes()).unwrap_or("?")));
         }
         match k.mutexes.waiting_on[owner] {
-            Some(next) => lock = next,
+            Some(next) => {
+                chain.push(", which waits for mutex ").num(next as u64);
+                lock = next;
+            }
             None => return,
         }
     }

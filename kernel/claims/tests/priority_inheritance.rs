@@ -2,6 +2,8 @@
 //! kernel on the emulator: `workload=inversion` (the Mars Pathfinder case) with the kernel's
 //! mutexes with and without priority inheritance (`lock.pi=`), on one and two harts.
 
+use runqueue::run::{KERNEL, execute};
+use runqueue_emu::Config;
 use runqueue_kernel_claims::{Run, kernel};
 use runqueue_report::result::LockWaits;
 use runqueue_report::{Event, Kind, props};
@@ -168,6 +170,23 @@ fn inheritance_follows_a_chain_of_owners() {
             panic!("{machine}, lock.pi=1, nested: {why}");
         }
         assert!(no_medium_task_runs_instead_of_the_owner(&off.events).is_err(), "{machine}, lock.pi=0, nested: the trace shows no inversion");
+    }
+}
+
+/// A cycle of owners (`wl.nest=2`: `inner` takes the two mutexes in the order `low` does not)
+/// is a deadlock: the kernel stops at once with exit code 3 and names the cycle, where the
+/// tasks would otherwise wait forever. `inner` is created after the hogs, one per hart.
+#[test]
+fn a_deadlock_stops_the_kernel_with_the_cycle_named() {
+    const BUDGET: u64 = 1_000_000_000;
+    for harts in [1, 2] {
+        let append = format!("workload=inversion wl.nest=2 smp={harts}");
+        let config = Config { harts, bootargs: append.clone(), ..Config::default() };
+        let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap();
+        assert_eq!(out.exit_code(BUDGET).unwrap(), 3, "`{append}`:\n{}", out.console);
+        let inner = 3 + harts;
+        let cycle = format!("error: deadlock: task {inner} waits for mutex 0 held by task 2, which waits for mutex 1 held by task {inner}");
+        assert!(out.console.contains(&cycle), "`{append}` did not name the cycle:\n{}", out.console);
     }
 }
 

@@ -15,6 +15,8 @@
 //! takes a second mutex at each period's start and holds it for `wl.cs_us`; `low` starts an
 //! eighth of the section later and, holding the first mutex, waits for the second one, then
 //! works `wl.cs_us` holding both. The high task then waits for `low`, which waits for `inner`.
+//! `wl.nest=2` has `inner` take the two mutexes in the opposite order, half its section apart:
+//! a deadlock, which stops the kernel with the cycle named (`mutex.rs`).
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
@@ -37,12 +39,12 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         Tunable { name: "wl.hog_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "8000", unit: "us", help: "each hog's run per period (CPU time); hogs arrive a quarter into the section, one per hart" },
         Tunable { name: "wl.high_cs_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "200", unit: "us", help: "the high task's own time holding the lock; it asks half way into the low task's section" },
         Tunable { name: "wl.periods", kind: Kind::Int { min: 1, max: 10_000 }, default: "20", unit: "periods", help: "how many periods the tasks run" },
-        Tunable { name: "wl.nest", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "1: the low task, holding the lock, also waits for a second lock a fourth task (inner) holds: a chain of owners" },
+        Tunable { name: "wl.nest", kind: Kind::Int { min: 0, max: 2 }, default: "0", unit: "", help: "1: the low task, holding the lock, also waits for a second lock a fourth task (inner) holds: a chain of owners; 2: inner takes the two locks in the opposite order: a deadlock, which stops the kernel" },
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {
         let us = |name| get(s, name) * 1000;
         let (period, cs, hog, high_cs) = (us("wl.period_us"), us("wl.cs_us"), us("wl.hog_us"), us("wl.high_cs_us"));
-        let nest = get(s, "wl.nest") == 1;
+        let nest = get(s, "wl.nest") > 0;
         if cs * (1 + nest as u64) + hog + high_cs >= period {
             return Err(ArgError::Invalid("wl.period_us", "must exceed wl.cs_us (twice with wl.nest=1) + wl.hog_us + wl.high_cs_us (one period's work on one hart)"));
         }
@@ -55,12 +57,29 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         for h in 0..s.smp() {
             sp.spawn_with(rt(HOG_PRIO), "hog", Some(h), periodic, &[period, cs / 4, hog, periods, NO_MUTEX, NO_MUTEX])?;
         }
-        if nest {
-            sp.spawn_with(Params::FAIR, "inner", None, periodic, &[period, 0, cs, periods, inner, NO_MUTEX])?;
+        match get(s, "wl.nest") {
+            1 => sp.spawn_with(Params::FAIR, "inner", None, periodic, &[period, 0, cs, periods, inner, NO_MUTEX]).map(drop)?,
+            2 => sp.spawn_with(Params::FAIR, "inner", None, crossing, &[period, 0, cs, periods, inner, m]).map(drop)?,
+            _ => {}
         }
         Ok(())
     },
 };
+
+/// `wl.nest=2`'s inner task: every `period`, takes `first`, works half of `work`, then takes
+/// `second` too (the order `low` does not use) and works the other half.
+fn crossing([period, offset, work, periods, first, second]: Args) {
+    for i in 1..=periods {
+        sleep_until(i * period + offset);
+        mutex::lock(first as usize);
+        spin_ns(work / 2);
+        mutex::lock(second as usize);
+        spin_ns(work / 2);
+        mutex::unlock(second as usize);
+        mutex::unlock(first as usize);
+        iteration_done();
+    }
+}
 
 /// Every `period`, `offset` into it: `work` ns of CPU time, holding mutexes `outer` and then
 /// `inner` where they are not `NO_MUTEX`. The first period starts one period in, when every
