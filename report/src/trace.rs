@@ -137,6 +137,11 @@ mod tests {
             assert!(parse_line(bad, 7).is_err(), "{bad} should not parse");
         }
         assert_eq!(parse("T 1 0 in 1\n\nT 2 0 out 1 why=exit\n").unwrap().len(), 2);
+        // Every kind the kernel emits parses and prints back as itself.
+        for kind in ["new", "in", "out", "wake", "exit", "state", "mark", "migrate", "lock", "boost", "unboost"] {
+            let e = parse_line(&alloc::format!("T 1 0 {kind} 2 k=v"), 1).unwrap();
+            assert_eq!(e.kind.as_str(), kind);
+        }
         assert_eq!(parse("T 1 0 in 1\nbad\n").unwrap_err().line, 2);
     }
 }
