@@ -100,6 +100,28 @@ test("latency tables have one row per run with the measuring task's min, avg and
     /measured no latency/);
 });
 
+test("lock tables have one row per run with the longest waiter's waits and inversions", () => {
+  const locked = (avg, max, inversions) => ({
+    args: "workload=inversion",
+    time_ns: 4e8,
+    tasks: [
+      { ...task(1, "high", 4e8, 6e6, 20), lock: { acquired: 20, contended: 20, avg_wait_ns: avg, max_wait_ns: max, inversions } },
+      { ...task(2, "low", 4e8, 4e7, 20), lock: { acquired: 20, contended: 0, avg_wait_ns: 0, max_wait_ns: 0, inversions: 0 } },
+      task(3, "hog0", 4e8, 1.6e8, 20),
+    ],
+  });
+  const runs = new Map([["off", locked(9486680, 9492200, 20)], ["on", locked(1755250, 1756300, 0)]]);
+  const t = compareTable({ id: "pi", metric: "lock", corner: "lock.pi", rows: [["0", "off"], ["1", "on"]] }, runs);
+  assert.deepEqual(t.split("\n"), [
+    "| lock.pi | task | waits | avg wait (ms) | max wait (ms) | inversions |",
+    "| --- | --- | --- | --- | --- | --- |",
+    "| 0 | high | 20 | 9.5 | 9.5 | 20 |",
+    "| 1 | high | 20 | 1.8 | 1.8 | 0 |",
+  ]);
+  assert.equal(runValues(runs.get("off")).high_lock_max_ms, "9.5");
+  assert.throws(() => compareTable({ id: "pi", metric: "lock", rows: [["x", "one"]] }, new Map([["one", result]])), /took no mutex/);
+});
+
 test("the spec rejects duplicates, unknown keys and dangling table rows", () => {
   const ok = { experiments: [{ id: "a.b", args: "sched=cfs" }], tables: [{ id: "t", metric: "cpu_ms", rows: [["x", "a.b"]] }] };
   assert.equal(parseSpec(JSON.stringify(ok)).experiments.length, 1);

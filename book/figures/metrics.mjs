@@ -82,6 +82,12 @@ export function runValues(result) {
       v[`${t.name}_lat_avg_us`] = us(t.lat.avg_ns);
       v[`${t.name}_lat_max_us`] = us(t.lat.max_ns);
     }
+    if (t.lock) {
+      v[`${t.name}_lock_avg_ms`] = ms(t.lock.avg_wait_ns);
+      v[`${t.name}_lock_max_ms`] = ms(t.lock.max_wait_ns);
+      v[`${t.name}_lock_contended`] = String(t.lock.contended);
+      v[`${t.name}_lock_inversions`] = String(t.lock.inversions);
+    }
   }
   const groups = new Map();
   for (const t of tasks) {
@@ -210,6 +216,22 @@ function latencyTable(spec, results) {
   return markdownTable([spec.corner ?? "", "min (µs)", "avg (µs)", "max (µs)", "samples"], rows);
 }
 
+// One row per run: the waits of the task that waited longest for a mutex (the high task of
+// `workload=inversion`): from asking to holding, and how many saw a priority inversion.
+function lockTable(spec, results) {
+  const rows = results.map(([label, r]) => {
+    if (r === PENDING) return [label, ...Array(5).fill(PENDING_TEXT)];
+    const waited = r.tasks.filter((x) => x.lock).sort((a, b) => b.lock.max_wait_ns - a.lock.max_wait_ns);
+    if (!waited.length) throw new Error(`table ${spec.id}: the run "${r.args}" took no mutex`);
+    const { name, lock } = waited[0];
+    return [label, name, lock.contended, ms(lock.avg_wait_ns), ms(lock.max_wait_ns), lock.inversions];
+  });
+  return markdownTable([spec.corner ?? "", "task", "waits", "avg wait (ms)", "max wait (ms)", "inversions"], rows);
+}
+
+// Tables with a row of their own per run, by metric.
+const ROW_TABLES = { latency: latencyTable, lock: lockTable };
+
 // A run skipped because the kernel does not know a setting it needs yet (spec.mjs, `needs`):
 // its place in a table, and the text of every figure the chapters quote from it.
 export const PENDING = Symbol("pending");
@@ -222,15 +244,16 @@ export function pendingValues(anchors, needs) {
 
 export function compareTable(spec, resultsById) {
   const cell = CELL[spec.metric];
-  if (!cell && spec.metric !== "latency") {
-    throw new Error(`table ${spec.id}: metric "${spec.metric}" is not one of ${[...Object.keys(CELL), "latency"].join(", ")}`);
+  const rowTable = ROW_TABLES[spec.metric];
+  if (!cell && !rowTable) {
+    throw new Error(`table ${spec.id}: metric "${spec.metric}" is not one of ${[...Object.keys(CELL), ...Object.keys(ROW_TABLES)].join(", ")}`);
   }
   const results = spec.rows.map(([label, id]) => {
     const r = resultsById.get(id);
     if (!r) throw new Error(`table ${spec.id}: no experiment "${id}"`);
     return [label, r];
   });
-  if (!cell) return latencyTable(spec, results);
+  if (rowTable) return rowTable(spec, results);
   const first = results.find(([, r]) => r !== PENDING);
   const names = first ? first[1].tasks.map((t) => t.name) : [PENDING_TEXT];
   const rows = results.map(([label, r]) => [

@@ -33,6 +33,7 @@ export const WORKLOADS = {
   deadline: "EDF（SCHED_DEADLINE）或速率单调固定优先级下的周期性任务：错过的截止时间",
   bursts: "每个任务一段 CPU 突发，然后退出（批处理作业）；用 arrive_ms= 设定到达时间",
   arrivals: "源源不断的批处理作业：到达间隔和突发长度由 seed= 抽取",
+  inversion: "优先级反转（火星探路者号）：一个实时任务等待一个公平任务持有的锁，而一个中等优先级的占用 CPU 的任务正在运行；比较 lock.pi=0 和 1",
 };
 
 // Texts that several tunables share because their English says the same thing.
@@ -55,6 +56,7 @@ export const TUNABLES = {
   "rt.runtime_us": "sched_rt_runtime_us：每个周期内实时任务在每个硬件线程上可用的 CPU 时间；-1 = 不限流",
   "rt.period_us": "sched_rt_period_us：限流的周期",
   "rt.rr_slice_ms": "sched_rr_timeslice_ms：SCHED_RR 的时间片",
+  "lock.pi": "内核互斥锁的优先级继承（rt_mutex）：1 = 锁的持有者以其最高优先级等待者的优先级运行，0 = 关闭",
   nice: "按创建顺序给出每个任务的 nice 值（如 0,-5,5）；列表之外的任务保持负载自己的设定。CFS、BVT 和 EEVDF 按它加权",
   rtprio: "按创建顺序给出每个任务的实时优先级：0 = 公平调度类，1..99 = SCHED_FIFO（或 rtpolicy 指定的策略），高于所有公平任务",
   rtpolicy: "rtprio= 放入实时调度类的任务所用的实时策略",
@@ -173,7 +175,15 @@ export const TUNABLES = {
   "wl.load_work_us": "每个负载任务每个单元的工作量",
   "wl.load_sleep_us": "每个负载任务每个单元之后的睡眠时间（0：纯 CPU 忙循环）",
   "wl.isolate": "1：把测量线程固定在硬件线程 0 上，并让负载远离它（isolcpus）",
-  "wl.period_us": "每个任务的周期 T（也是它的截止时间）",
+  "wl.period_us": {
+    deadline: "每个任务的周期 T（也是它的截止时间）",
+    inversion: "三类任务共同的周期：每个周期开始时低优先级任务拿锁",
+  },
+  "wl.cs_us": "低优先级任务的临界区（持有锁期间的 CPU 时间）",
+  "wl.hog_us": "每个占用 CPU 的任务每个周期运行的 CPU 时间；它们在临界区进行到四分之一时到达，每个硬件线程一个",
+  "wl.high_cs_us": "高优先级任务自己持有锁的时间；它在低优先级任务的临界区进行到一半时请求锁",
+  "wl.periods": "任务运行多少个周期",
+  "wl.nest": "1：低优先级任务持有锁时，还要等待第四个任务（inner）持有的第二把锁：形成一条持有者链；2：inner 以相反的顺序拿这两把锁：死锁，内核随之停止",
   "wl.runtime_us": "每个任务每个周期的预留 C（默认：利用率 0.95）",
   "wl.work_pct": "每个作业的工作量占 C 的百分比（其余留给内核的切换，切换也记在任务账上；超过 100 时作业会超出预留）",
   "wl.deadline_us": "每个任务的相对截止时间 D（edf）；0 或超出列表 = 它的周期",
@@ -208,6 +218,7 @@ export const UNITS = {
   threads: "个线程",
   vCPUs: "个 vCPU",
   jobs: "个作业",
+  periods: "个周期",
   KiB: "KiB",
 };
 

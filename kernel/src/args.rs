@@ -75,6 +75,7 @@ pub const GLOBAL: &[Tunable] = &[
     crate::sched::rt::RUNTIME,
     crate::sched::rt::PERIOD,
     crate::sched::rt::RR_SLICE,
+    crate::mutex::PI,
     crate::workload::NICE,
     crate::workload::RTPRIO,
     crate::workload::RTPOLICY,

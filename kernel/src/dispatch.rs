@@ -16,6 +16,7 @@ use crate::arch::{self, swtch};
 use crate::hart::{self, Leave, MAX_HARTS};
 use crate::latency::Latency;
 use crate::lock::SpinLock;
+use crate::mutex::{self, Mutexes};
 use crate::pipe::Pipes;
 use crate::sched::class::Classes;
 use crate::args::{Kind, Tunable};
@@ -44,6 +45,8 @@ pub struct Kernel {
     policy: Classes,
     /// The pipes tasks block on (`pipe.rs`).
     pub pipes: Pipes,
+    /// The mutexes tasks take (`mutex.rs`).
+    pub mutexes: Mutexes,
     /// What a latency-measuring task recorded (`latency.rs`).
     pub latency: Latency,
     /// The task on each hart (0: idle).
@@ -77,6 +80,7 @@ pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     live: 0,
     policy: Classes::EMPTY,
     pipes: Pipes::new(),
+    mutexes: Mutexes::new(),
     latency: Latency::NONE,
     current: [0; MAX_HARTS],
     claimed: [None; MAX_HARTS],
@@ -101,7 +105,7 @@ impl Kernel {
     /// the emulator each hart's `time` includes its progress in the current round), so the
     /// core never lets booked time go backwards: a stint charged by one hart then ended by
     /// another must not come out negative.
-    fn clock(&mut self) -> u64 {
+    pub fn clock(&mut self) -> u64 {
         self.last_now = self.last_now.max(arch::now_ns());
         self.last_now
     }
@@ -109,6 +113,7 @@ impl Kernel {
     /// Installs the policy and the run's parameters; called once, before any task exists.
     pub fn configure(&mut self, settings: &crate::args::Settings, run: RunInfo, tick_ns: u64, smp: Smp) -> Result<(), crate::args::ArgError> {
         self.policy.configure(settings, smp.perhart)?;
+        self.mutexes.configure(settings.int("lock.pi") == 1);
         self.harts = run.smp;
         self.run = run;
         self.tick_ns = tick_ns;
@@ -240,6 +245,9 @@ impl Kernel {
         hart::get(hart).need_resched.store(false, Ordering::Relaxed);
         let (policy, t) = (&self.policy, &self.tasks[tid]);
         trace::event(now, "in", tid, |l| policy.describe(t, l));
+        if self.mutexes.contended() {
+            mutex::note_inversions(self);
+        }
         Some(tid)
     }
 
@@ -345,23 +353,69 @@ impl Kernel {
             self.note_milestone(tid, now);
             self.restart_ticks_for(tid);
         }
-        if multiqueue {
-            // Its own queue's hart runs it: at once if idle, or if it preempts the task there.
-            let h = self.tasks[tid].queue;
-            let running = self.current[h];
-            if running == 0 {
-                if h != local {
-                    hart::kick(h);
-                }
-                return;
-            }
-            self.charge(running, now);
-            if self.policy.wakeup_preempts(&self.tasks[running], &self.tasks[tid]) {
+        self.find_hart(tid, local, now);
+    }
+
+    /// Gets a hart for runnable `tid`: with per-hart queues a fair task's own queue's hart runs
+    /// it, at once if idle or if it preempts the task there; others go to `kick_for`.
+    fn find_hart(&mut self, tid: Tid, local: usize, now: u64) {
+        if !(self.multiqueue() && self.tasks[tid].class == Class::Fair) {
+            self.kick_for(tid, local, None, now);
+            return;
+        }
+        let h = self.tasks[tid].queue;
+        let running = self.current[h];
+        if running == 0 {
+            if h != local {
                 hart::kick(h);
             }
-        } else {
-            self.kick_for(tid, local, None, now);
+            return;
         }
+        self.charge(running, now);
+        if self.policy.wakeup_preempts(&self.tasks[running], &self.tasks[tid]) {
+            hart::kick(h);
+        }
+    }
+
+    /// Gives `tid` the class `class` (a priority inherited through a mutex, or given back):
+    /// the classes move it (`Classes::change_class`), then a runnable task is offered a hart
+    /// as a woken one is, and a running task that now stands lower gives way if a task
+    /// waiting for its hart outranks it. False when `class` is already its class.
+    pub fn set_class(&mut self, tid: Tid, class: Class, now: u64) -> bool {
+        let old = self.tasks[tid].class;
+        if old == class {
+            return false;
+        }
+        let state = self.tasks[tid].state;
+        if let State::Running(_) = state {
+            // Its CPU time so far goes to the class it ran in.
+            self.charge(tid, now);
+        }
+        self.tasks[tid].class = class;
+        if let Err(why) = self.policy.change_class(&self.tasks[tid], old, state == State::Runnable, now) {
+            crate::println!("error: sched={}: {why}", self.run.sched);
+            power::exit(2);
+        }
+        match state {
+            State::Runnable => self.find_hart(tid, arch::hart_index(), now),
+            State::Running(h) if self.policy.recheck(&self.tasks[tid], now) => hart::kick(h),
+            _ => {}
+        }
+        true
+    }
+
+    /// The task running on hart `h` (0: none), and how many harts this run has.
+    pub fn running_on(&self, h: usize) -> Tid {
+        self.current[h]
+    }
+
+    pub fn harts(&self) -> usize {
+        self.harts
+    }
+
+    /// How firmly `tid` holds a hart: its class rank, then its priority (`Classes::standing`).
+    pub fn standing(&self, tid: Tid) -> (u8, u64) {
+        self.policy.standing(&self.tasks[tid])
     }
 
     /// Finds a hart for runnable `tid` among those it may use (but `skip`): an idle one, or
@@ -684,6 +738,14 @@ pub fn block(k: crate::lock::Guard<'_, Kernel>) {
 /// Sleeps at least `ns` (woken by the timer of the hart it fell asleep on).
 pub fn sleep_ns(ns: u64) {
     leave(Leave::Sleep(arch::now_ns() + ns));
+}
+
+/// Sleeps until `ns` after the workload's start (not at all if that has passed).
+pub fn sleep_until(ns: u64) {
+    let now = now_ns();
+    if ns > now {
+        sleep_ns(ns - now);
+    }
 }
 
 pub fn exit() -> ! {

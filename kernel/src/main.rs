@@ -17,6 +17,7 @@ mod hart;
 mod json;
 mod latency;
 mod lock;
+mod mutex;
 mod pipe;
 mod power;
 mod report;

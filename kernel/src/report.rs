@@ -4,6 +4,7 @@ use crate::console::{self, Uart};
 use crate::dispatch::{self, Kernel};
 use crate::json;
 use crate::latency::Latency;
+use crate::mutex::LockStats;
 use core::fmt::{self, Write};
 
 /// ns as milliseconds with three decimals.
@@ -94,9 +95,25 @@ fn result(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
         if k.latency.tid == t.tid && k.latency.samples > 0 {
             latency(u, &k.latency)?;
         }
+        let locks = &k.mutexes.stats[t.tid];
+        if locks.acquired > 0 {
+            lock(u, locks)?;
+        }
         u.write_char('}')?;
     }
     u.write_str("]}\n")
+}
+
+fn lock(u: &mut Uart, s: &LockStats) -> fmt::Result {
+    write!(
+        u,
+        ",\"lock\":{{\"acquired\":{},\"contended\":{},\"avg_wait_ns\":{},\"max_wait_ns\":{},\"inversions\":{}}}",
+        s.acquired,
+        s.contended,
+        s.wait_ns / s.acquired,
+        s.max_wait_ns,
+        s.inversions
+    )
 }
 
 fn latency(u: &mut Uart, l: &Latency) -> fmt::Result {

@@ -56,7 +56,10 @@ pub struct Task {
     name: [u8; NAME_CAP],
     name_len: usize,
     pub nice: i32,
+    /// The class it runs in now: its own (`base`), or one it inherited while holding a mutex a
+    /// higher-priority task waits for (`mutex.rs`; Linux's `prio` against `normal_prio`).
     pub class: Class,
+    pub base: Class,
     pub warp_ns: u64,
     /// Lottery and stride tickets (at least 1).
     pub tickets: u32,
@@ -104,6 +107,7 @@ impl Task {
         name_len: 0,
         nice: 0,
         class: Class::Fair,
+        base: Class::Fair,
         warp_ns: 0,
         tickets: 1,
         wake_pending: false,
@@ -132,7 +136,7 @@ impl Task {
     pub fn new(tid: Tid, params: Params, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
         let Params { nice, class, warp_ns, tickets, burst_ns, .. } = params;
         let tickets = if tickets == 0 { runqueue_policies::lottery::tickets_for_nice(nice) } else { tickets };
-        Task { tid, nice, class, warp_ns, tickets, allowed, burst_ns, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
+        Task { tid, nice, class, base: class, warp_ns, tickets, allowed, burst_ns, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 
     /// What a policy may see of this task (`runqueue_sched_api::Task`).

@@ -2,6 +2,15 @@
 
 use core::arch::asm;
 
+/// Instructions per microsecond at the emulator's 100 MIPS.
+pub const INSNS_PER_US: u64 = 100;
+
+/// Executes `ns` worth of instructions at the emulator's speed: CPU time, not wall time (a
+/// task preempted half-way finishes later).
+pub fn spin_ns(ns: u64) {
+    spin(ns * INSNS_PER_US / 1000);
+}
+
 /// Executes `insns` instructions (rounded down to even, plus a few for the call): a loop of
 /// `addi` + `bnez`, two instructions per turn. At the emulator's 100 MIPS, 100_000 is 1 ms.
 pub fn spin(insns: u64) {

@@ -39,6 +39,7 @@ declare -A small=(
   [spin]="wl.run_ms=50" [intr]="wl.run_ms=50"
   [hackbench]="wl.loops=10" [cyclictest]="wl.loops=50" [deadline]="wl.run_ms=50"
   [cyclictest-hackbench]="wl.loops=50 wl.load_type=hackbench wl.load=4 wl.hold_us=100"
+  [inversion]="wl.periods=3 wl.nest=1"
 )
 for smp in 1 4; do
   for sched in fifo rr cfs sjf mlfq bvt eevdf lottery stride o1; do
@@ -73,6 +74,7 @@ bad "seed=1 seed=2" "argument 'seed' given twice"
 bad "sched=cfs verbose" "argument 'verbose' is not NAME=VALUE"
 bad "workload=deadline wl.runtime_us=3000,3850" "total bandwidth .* exceeds"
 bad "workload=cyclictest wl.isolate=1" "wl.isolate: .*needs smp=2"
+bad "workload=inversion wl.cs_us=15000" "wl.period_us: must exceed"
 bad "workload=spin affinity=2" "a task may run on no hart"
 bad "workload=spin isolcpus=1" "names a hart this run does not have"
 

@@ -87,7 +87,7 @@ pub fn consistent(events: &[Event]) -> Result<(), Violation> {
             Kind::Exit => {
                 state.insert(e.tid, State::Done);
             }
-            Kind::State | Kind::Mark | Kind::Migrate | Kind::Steal => {}
+            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
         }
     }
     match state.iter().find(|(_, s)| **s != State::Done) {
@@ -144,7 +144,7 @@ pub fn work_conserving(events: &[Event], harts: u32, slack_ns: u64) -> Result<()
             Kind::Exit => {
                 runnable.remove(&e.tid);
             }
-            Kind::State | Kind::Mark | Kind::Migrate | Kind::Steal => {}
+            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
         }
     }
     Ok(())
@@ -200,7 +200,7 @@ pub fn balanced(events: &[Event], harts: u32, slack_ns: u64) -> Result<(), Viola
             Kind::Exit => {
                 runnable.insert(e.tid, false);
             }
-            Kind::State | Kind::Mark | Kind::Steal => {}
+            Kind::State | Kind::Mark | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
         }
         for k in 0..harts {
             let nr = runnable.iter().filter(|(t, r)| **r && queue.get(t) == Some(&k)).count();
@@ -256,7 +256,11 @@ impl Replay {
                     self.waiting.insert(e.tid, e.time_ns);
                 }
             }
-            Kind::Exit | Kind::State | Kind::Mark | Kind::Migrate | Kind::Steal => {}
+            // A mutex owner runs in the class it inherited until it gives it back.
+            Kind::Boost | Kind::Unboost => {
+                self.class.insert(e.tid, e.get("class").unwrap_or("fair").into());
+            }
+            Kind::Exit | Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Steal => {}
         }
     }
 
@@ -273,12 +277,15 @@ impl Replay {
 pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violation> {
     let mut r = Replay::default();
     let mut prio: BTreeMap<u32, i64> = BTreeMap::new();
+    // When a mutex owner last inherited or gave back a priority: the comparison starts anew.
+    let mut changed: BTreeMap<u32, u64> = BTreeMap::new();
     for e in by_time(events) {
         for (&rt, &rt_since) in r.waiting.iter().filter(|(t, _)| r.is_rt(**t)) {
             let mine = prio.get(&rt).copied().unwrap_or(0);
             let lower = |t: u32| !r.is_rt(t) || prio.get(&t).copied().unwrap_or(0) < mine;
             for (&h, &(other, since)) in r.running.iter().filter(|(_, (t, _))| lower(*t)) {
-                let from = rt_since.max(since);
+                let since_change = |t: u32| changed.get(&t).copied().unwrap_or(0);
+                let from = rt_since.max(since).max(since_change(rt)).max(since_change(other));
                 if e.time_ns > from + limit_ns {
                     let what = if r.is_rt(other) { "lower-priority real-time" } else { "fair" };
                     return Err(Violation {
@@ -289,7 +296,10 @@ pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violatio
                 }
             }
         }
-        if e.kind == Kind::New
+        if matches!(e.kind, Kind::Boost | Kind::Unboost) {
+            changed.insert(e.tid, e.time_ns);
+        }
+        if matches!(e.kind, Kind::New | Kind::Boost | Kind::Unboost)
             && let Some(p) = e.num("prio")
         {
             prio.insert(e.tid, p);

@@ -33,6 +33,20 @@ pub struct TaskResult {
     pub iterations: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<Latency>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockWaits>,
+}
+
+/// A task's use of the kernel's mutexes: acquisitions, how many had to wait, the time from
+/// asking to holding (average over all acquisitions, worst), and the waits during which a task
+/// ranked between it and the owner ran instead of the owner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LockWaits {
+    pub acquired: u64,
+    pub contended: u64,
+    pub avg_wait_ns: u64,
+    pub max_wait_ns: u64,
+    pub inversions: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -16,6 +16,12 @@ pub enum Kind {
     Migrate,
     /// The host ran something else: the hart executed nothing for `ns=` before this moment.
     Steal,
+    /// A mutex taken, waited for, released or handed over (`op=`).
+    Lock,
+    /// A mutex owner's priority raised to (or lowered to another) inherited level, or given
+    /// back (`unboost`).
+    Boost,
+    Unboost,
 }
 
 impl Kind {
@@ -29,6 +35,9 @@ impl Kind {
             "state" => Kind::State,
             "mark" => Kind::Mark,
             "migrate" => Kind::Migrate,
+            "lock" => Kind::Lock,
+            "boost" => Kind::Boost,
+            "unboost" => Kind::Unboost,
             "steal" => Kind::Steal,
             _ => return None,
         })
@@ -44,6 +53,9 @@ impl Kind {
             Kind::State => "state",
             Kind::Mark => "mark",
             Kind::Migrate => "migrate",
+            Kind::Lock => "lock",
+            Kind::Boost => "boost",
+            Kind::Unboost => "unboost",
             Kind::Steal => "steal",
         }
     }
@@ -129,6 +141,11 @@ mod tests {
             assert!(parse_line(bad, 7).is_err(), "{bad} should not parse");
         }
         assert_eq!(parse("T 1 0 in 1\n\nT 2 0 out 1 why=exit\n").unwrap().len(), 2);
+        // Every kind the kernel emits parses and prints back as itself.
+        for kind in ["new", "in", "out", "wake", "exit", "state", "mark", "migrate", "lock", "boost", "unboost"] {
+            let e = parse_line(&alloc::format!("T 1 0 {kind} 2 k=v"), 1).unwrap();
+            assert_eq!(e.kind.as_str(), kind);
+        }
         assert_eq!(parse("T 1 0 in 1\nbad\n").unwrap_err().line, 2);
     }
 }

@@ -20,7 +20,7 @@ use super::rt::Rt;
 use crate::args::{ArgError, Settings};
 use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Task, Tid};
-use runqueue_sched_api::{self as api, Enqueue, Fields, Line, Scheduler};
+use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, Line, Scheduler};
 
 pub struct Classes {
     /// The fair policy's instances: one per hart, or only the first (`rq=global`).
@@ -33,12 +33,15 @@ pub struct Classes {
     /// Whether any task of each rank exists: most runs are all fair, and then the checks on
     /// every tick for higher classes cost nothing.
     present: [bool; 3],
+    /// What a fair task boosted into the real-time class left its fair queue with
+    /// (`change_class`), taken back when it returns.
+    carry: [Option<Carry>; MAX_TASKS],
 }
 
 impl Classes {
     /// Before the command line is read: no tasks exist yet.
     pub const EMPTY: Classes =
-        Classes { fair: [const { Policy::IDLE }; MAX_HARTS], perhart: false, rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3] };
+        Classes { fair: [const { Policy::IDLE }; MAX_HARTS], perhart: false, rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3], carry: [None; MAX_TASKS] };
 
     /// Sets the classes up in place (they are too big for a stack to hold copies), with the
     /// fair policy `sched=` chose, one instance per run queue.
@@ -200,6 +203,35 @@ impl Classes {
         };
         self.fair(to).attach(view, carry, queued, now);
         true
+    }
+
+    /// Moves `task` from class `old` to its `class` (a mutex owner's priority inherited or
+    /// given back, `mutex.rs`), as Linux's `rt_mutex_setprio`: a fair task leaves its fair
+    /// queue for the real-time class with what the policy keeps for it (its vruntime, as
+    /// `detach_task_cfs_rq` does), and returns to the same queue with it; a real-time task
+    /// only changes priority. `queued`: runnable and waiting in a run queue. Deadline owners
+    /// are never boosted (`mutex.rs`). `Err` when the fair policy cannot let a task go.
+    pub fn change_class(&mut self, task: &Task, old: Class, queued: bool, now: u64) -> Result<(), &'static str> {
+        let (tid, new) = (task.tid, task.class);
+        let view = &task.view();
+        match (old.rank(), new.rank()) {
+            (0, 1) => {
+                let before = &api::Task { class: old, ..*view };
+                let carry = self.fair(task.queue).detach(before, queued, now).ok_or("priority inheritance needs a fair policy that can move tasks between queues (detach), as the kernel's own do")?;
+                self.carry[tid] = Some(carry);
+                self.rt.set_prio(view, queued, true);
+            }
+            (1, 1) => self.rt.set_prio(view, queued, false),
+            (1, 0) => {
+                self.rt.leave(tid, queued);
+                let carry = self.carry[tid].take().unwrap_or_default();
+                self.fair(task.queue).attach(view, carry, queued, now);
+            }
+            _ => return Err("only fair and real-time tasks change class by priority inheritance"),
+        }
+        self.rank[tid] = new.rank();
+        self.present[self.rank[tid] as usize] = true;
+        Ok(())
     }
 
     /// Appends the policy's fields for `task` to a trace line.

@@ -117,6 +117,56 @@ impl Rt {
     }
 }
 
+/// The priority and RR flag of a real-time class.
+fn prio_of(class: Class) -> (u8, bool) {
+    match class {
+        Class::Fifo(p) => (p, false),
+        Class::Rr(p) => (p, true),
+        Class::Fair | Class::Deadline { .. } => (1, false),
+    }
+}
+
+/// Priority changes of a task holding a mutex (`mutex.rs`), as Linux's `rt_mutex_setprio`.
+impl Rt {
+    /// A task enters the class: new, or a fair task boosted into it.
+    fn join(&mut self, task: &api::Task) {
+        let tid = task.tid;
+        (self.prio[tid], self.rr[tid]) = prio_of(task.class);
+        self.allowed[tid] = task.allowed;
+        self.quantum_left[tid] = self.rr_slice;
+    }
+
+    /// `task`, whose class is now `task.class`, joins the class from the fair one (`joining`)
+    /// or changes priority within it; queued in the run queue if `queued`. A queued task moves
+    /// to its new priority's queue: at the tail when raised, at the head when lowered (Linux
+    /// enqueues with ENQUEUE_HEAD when the priority drops, so a deboosted task keeps its turn).
+    pub fn set_prio(&mut self, task: &api::Task, queued: bool, joining: bool) {
+        let tid = task.tid;
+        let old = self.prio[tid];
+        if joining {
+            self.join(task);
+        } else {
+            if queued {
+                self.leave(tid, true);
+            }
+            (self.prio[tid], self.rr[tid]) = prio_of(task.class);
+        }
+        if queued {
+            let queue = &mut self.queues[self.prio[tid] as usize];
+            if !joining && self.prio[tid] < old { queue.push_front(tid) } else { queue.push_back(tid) }
+        }
+    }
+
+    /// `tid` leaves the class (back to the fair one), out of its queue if `queued`. Its
+    /// priority reads 0 again, as every fair task's does (`wakeup_preempts`).
+    pub fn leave(&mut self, tid: Tid, queued: bool) {
+        if queued {
+            self.queues[self.prio[tid] as usize].take_first(&|t| t == tid);
+        }
+        self.prio[tid] = 0;
+    }
+}
+
 fn running_hart(task: &api::Task) -> usize {
     task.hart.unwrap_or(0)
 }
@@ -125,13 +175,7 @@ impl Scheduler for Rt {
     fn enqueue(&mut self, task: &api::Task, why: Enqueue, _now: u64) {
         let tid = task.tid;
         if why == Enqueue::New {
-            (self.prio[tid], self.rr[tid]) = match task.class {
-                Class::Fifo(p) => (p, false),
-                Class::Rr(p) => (p, true),
-                Class::Fair | Class::Deadline { .. } => (1, false),
-            };
-            self.allowed[tid] = task.allowed;
-            self.quantum_left[tid] = self.rr_slice;
+            self.join(task);
         }
         let queue = &mut self.queues[self.prio[tid] as usize];
         let expired = self.rr[tid] && self.quantum_left[tid] == 0;

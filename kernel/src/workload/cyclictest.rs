@@ -8,9 +8,9 @@
 use super::hackbench::{self, Groups};
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
-use crate::dispatch::{iteration_done, latency_sample, nopreempt, now_ns, sleep_ns};
+use crate::dispatch::{iteration_done, latency_sample, nopreempt, now_ns, sleep_ns, sleep_until};
 use crate::task::{Args, Class, Params};
-use crate::work::spin;
+use crate::work::{spin, spin_ns};
 use core::sync::atomic::{AtomicBool, Ordering};
 
 /// The load stops when the measuring thread is done.
@@ -70,10 +70,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
 fn measuring([interval, loops, ..]: Args) {
     let mut next = now_ns() + interval;
     for _ in 0..loops {
-        let now = now_ns();
-        if next > now {
-            sleep_ns(next - now);
-        }
+        sleep_until(next);
         latency_sample(now_ns().saturating_sub(next));
         iteration_done();
         next += interval;
@@ -82,16 +79,13 @@ fn measuring([interval, loops, ..]: Args) {
     hackbench::stop();
 }
 
-/// The emulator runs 100 instructions per microsecond: one per 10 ns.
-const NS_PER_INSN: u64 = 10;
-
 fn loader([work_ns, sleep, hold_ns, ..]: Args) {
     while MEASURING.load(Ordering::Relaxed) {
         let held = hold_ns.min(work_ns);
         if held > 0 {
             nopreempt(held, || spin(1000));
         }
-        spin((work_ns - held) / NS_PER_INSN);
+        spin_ns(work_ns - held);
         if sleep > 0 {
             sleep_ns(sleep);
         }

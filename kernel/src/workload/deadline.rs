@@ -15,12 +15,10 @@
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
-use crate::dispatch::{iteration_done, mark, now_ns, sleep_ns, yield_now};
+use crate::dispatch::{iteration_done, mark, now_ns, sleep_ns, sleep_until, yield_now};
 use crate::task::{Args, Class, Params};
-use crate::work::spin;
+use crate::work::{INSNS_PER_US, spin};
 
-/// Instructions per microsecond on the emulator.
-const INSNS_PER_US: u64 = 100;
 /// The common first release under `rm`, after every task has been created and run once.
 const RM_EPOCH_NS: u64 = 2_000_000;
 
@@ -67,9 +65,8 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
 fn periodic([period, work, run_ns, sleep, yields, epoch]: Args) {
     let mut release = if epoch > 0 { epoch } else { now_ns() };
     while release < run_ns {
-        let now = now_ns();
-        if now < release && yields == 0 {
-            sleep_ns(release - now);
+        if yields == 0 {
+            sleep_until(release);
         }
         spin(work / 2);
         if sleep > 0 {

@@ -8,6 +8,7 @@ mod deadline;
 mod fairness;
 mod hackbench;
 mod jobs;
+mod inversion;
 mod occupy;
 mod realtime;
 mod sleepers;
@@ -38,6 +39,7 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     deadline::SPEC,
     jobs::BURSTS,
     jobs::ARRIVALS,
+    inversion::SPEC,
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
@@ -88,6 +90,11 @@ impl<'a> Spawner<'a> {
     /// A new pipe of `capacity` bytes with `writers` writers for the workload's tasks.
     pub fn pipe(&mut self, capacity: u32, writers: u32) -> Result<usize, ArgError> {
         self.kernel.pipes.create(capacity, writers).ok_or(ArgError::Invalid("workload", "too many pipes (at most 32)"))
+    }
+
+    /// A new mutex for the workload's tasks (`mutex.rs`).
+    pub fn mutex(&mut self) -> Result<usize, ArgError> {
+        self.kernel.mutexes.create().ok_or(ArgError::Invalid("workload", "too many mutexes (at most 8)"))
     }
 }
 
