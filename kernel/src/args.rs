@@ -83,6 +83,7 @@ pub const GLOBAL: &[Tunable] = &[
     crate::workload::AFFINITY,
     crate::workload::ARRIVE,
     crate::workload::TICKETS,
+    crate::workload::SLICE,
     crate::dispatch::balance::RQ,
     crate::dispatch::balance::BALANCE_MS,
     crate::dispatch::balance::MIGRATION_COST,

@@ -37,6 +37,8 @@ pub struct Params {
     pub warp_ns: u64,
     /// Lottery and stride tickets; 0: derived from `nice` (`runqueue_policies::lottery::tickets_for_nice`).
     pub tickets: u32,
+    /// Its own request (`sched_runtime`), in ns; 0: the policy's base slice.
+    pub slice_ns: u64,
     /// Harts it may run on (bit h = hart h); 0: all of them.
     pub harts: u32,
     /// When it arrives, in ns after the workload starts (0: at once).
@@ -46,7 +48,7 @@ pub struct Params {
 }
 
 impl Params {
-    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, tickets: 0, harts: 0, arrive_ns: 0, burst_ns: 0 };
+    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, tickets: 0, slice_ns: 0, harts: 0, arrive_ns: 0, burst_ns: 0 };
 }
 
 /// A task as the core sees it. Policies get its `view`: a copy of what they may read, so a
@@ -63,6 +65,7 @@ pub struct Task {
     pub warp_ns: u64,
     /// Lottery and stride tickets (at least 1).
     pub tickets: u32,
+    pub slice_ns: u64,
     /// A waker found this task still on its way to blocking: its block ends at once.
     pub wake_pending: bool,
     /// Created, but not there yet: it sleeps until its arrival time (`Params::arrive_ns`),
@@ -110,6 +113,7 @@ impl Task {
         base: Class::Fair,
         warp_ns: 0,
         tickets: 1,
+        slice_ns: 0,
         wake_pending: false,
         arriving: false,
         allowed: 0,
@@ -134,9 +138,9 @@ impl Task {
 
     /// A runnable task, created at `now`.
     pub fn new(tid: Tid, params: Params, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
-        let Params { nice, class, warp_ns, tickets, burst_ns, .. } = params;
+        let Params { nice, class, warp_ns, tickets, slice_ns, burst_ns, .. } = params;
         let tickets = if tickets == 0 { runqueue_policies::lottery::tickets_for_nice(nice) } else { tickets };
-        Task { tid, nice, class, base: class, warp_ns, tickets, allowed, burst_ns, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
+        Task { tid, nice, class, base: class, warp_ns, tickets, slice_ns, allowed, burst_ns, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 
     /// What a policy may see of this task (`runqueue_sched_api::Task`).
@@ -145,8 +149,8 @@ impl Task {
             State::Running(h) => Some(h),
             _ => None,
         };
-        let Task { tid, nice, class, warp_ns, tickets, allowed, burst_ns, stint_ns, .. } = *self;
-        runqueue_sched_api::Task { tid, nice, class, warp_ns, tickets, allowed, burst_ns, stint_ns, hart }
+        let Task { tid, nice, class, warp_ns, tickets, slice_ns, allowed, burst_ns, stint_ns, .. } = *self;
+        runqueue_sched_api::Task { tid, nice, class, warp_ns, tickets, slice_ns, allowed, burst_ns, stint_ns, hart }
     }
 
     pub fn name(&self) -> &str {

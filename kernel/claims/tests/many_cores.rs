@@ -117,7 +117,8 @@ fn migration_renormalises_a_tasks_virtual_time() {
             drift = drift.max((a - b).abs());
         }
     }
-    assert!(drift > 200_000_000, "the two queues' min_vruntime stayed within {drift} ns: renormalising would not matter");
+    // Far beyond the 40 ms the arrivals are held to (how far is chaotic in the kernel's timing).
+    assert!(drift > 100_000_000, "the two queues' min_vruntime stayed within {drift} ns: renormalising would not matter");
 
     let run = kernel("sched=eevdf workload=spin wl.tasks=3 wl.run_ms=2000 smp=2");
     let moves: Vec<_> = run.events.iter().filter(|e| e.kind == Kind::Migrate).collect();

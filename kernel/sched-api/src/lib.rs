@@ -74,6 +74,9 @@ pub struct Task {
     pub warp_ns: u64,
     /// Lottery and stride tickets (at least 1): `tickets=`, else derived from `nice`.
     pub tickets: u32,
+    /// The request it asked for with `sched_setattr` (`sched_runtime`, the `slice_us=` list),
+    /// in ns; 0: none, the policy's base slice. EEVDF from Linux 6.12 reads it.
+    pub slice_ns: u64,
     /// Bit h set = may run on hart h.
     pub allowed: u32,
     /// The CPU burst its workload declared, as a batch job states its run time (0: none

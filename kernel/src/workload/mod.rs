@@ -43,11 +43,12 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
-/// the command line (`nice=`, `rtprio=`, `warp_us=`, `affinity=`, `arrive_ms=`, `tickets=`) over the parameters the
+/// the command line (`nice=`, `rtprio=`, `warp_us=`, `affinity=`, `arrive_ms=`, `tickets=`,
+/// `slice_us=`) over the parameters the
 /// workload chose for it.
 pub struct Spawner<'a> {
     kernel: &'a mut Kernel,
-    lists: [IntList; 6],
+    lists: [IntList; 7],
     rr: bool,
     spawned: usize,
 }
@@ -57,7 +58,7 @@ impl<'a> Spawner<'a> {
         let given = |name| {
             if settings.given(name) { settings.list(name) } else { IntList::EMPTY }
         };
-        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms"), given("tickets")];
+        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms"), given("tickets"), given("slice_us")];
         Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, spawned: 0 }
     }
 
@@ -72,7 +73,7 @@ impl<'a> Spawner<'a> {
         full[..args.len()].copy_from_slice(args);
         let n = self.spawned;
         self.spawned += 1;
-        let [nice, rtprio, warp, harts, arrive, tickets] = self.lists.map(|l| l.as_slice().get(n).copied());
+        let [nice, rtprio, warp, harts, arrive, tickets, slice] = self.lists.map(|l| l.as_slice().get(n).copied());
         params.nice = nice.map_or(params.nice, |v| v as i32);
         params.class = match rtprio {
             Some(0) => Class::Fair,
@@ -84,6 +85,7 @@ impl<'a> Spawner<'a> {
         params.harts = harts.map_or(params.harts, |m| m as u32);
         params.arrive_ns = arrive.map_or(params.arrive_ns, |ms| ms as u64 * 1_000_000);
         params.tickets = tickets.map_or(params.tickets, |t| t as u32);
+        params.slice_ns = slice.map_or(params.slice_ns, |us| us as u64 * 1000);
         self.kernel.spawn(name, index, params, entry, full).map_err(|why| ArgError::Invalid("workload", why))
     }
 
@@ -140,6 +142,13 @@ pub const TICKETS: Tunable = Tunable {
     default: "100",
     unit: "tickets",
     help: "lottery and stride tickets of each task in creation order; tasks past the list get 100 at nice 0, in proportion to CFS's weight of their nice otherwise",
+};
+pub const SLICE: Tunable = Tunable {
+    name: "slice_us",
+    kind: Kind::List { min: 0, max: 100_000 },
+    default: "0",
+    unit: "us",
+    help: "the slice each task asks for in creation order (sched_setattr's sched_runtime): EEVDF from Linux 6.12 gives it this request, raised to 100 us if shorter; 0 = the base slice",
 };
 pub const AFFINITY: Tunable = Tunable {
     name: "affinity",
