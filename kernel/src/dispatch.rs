@@ -245,8 +245,15 @@ impl Kernel {
             Leave::Block => "block",
             Leave::Exit => "exit",
         };
+        // A preempted or yielding task stays runnable: its policy state after the charge says
+        // where it goes back in the queue, so a reader of the trace can rebuild the queue.
+        let requeued = matches!(why, Leave::Preempted | Leave::Yielded);
+        let (policy, t) = (&self.policy, &self.tasks[tid]);
         trace::event(now, "out", tid, |l| {
             l.push(" why=").push(label).field("ran", ran);
+            if requeued {
+                policy.describe(t, l);
+            }
         });
         let timer = self.timer_hart(hart);
         let t = &mut self.tasks[tid];
