@@ -106,7 +106,7 @@ export function snapshot(events, t, sched) {
   for (; i < events.length && events[i].t <= t; i++) r.apply(events[i]);
   const order = orderOf(sched);
   const tasks = [...r.tasks.values()];
-  const queues = new Map();
+  const queues = new Map(r.perHart ? [...new Set(events.slice(0, i).map((e) => e.h))].map((h) => [h, []]) : []);
   for (const task of tasks.filter((x) => x.state === "wait")) {
     const q = r.perHart ? task.queue ?? 0 : -1;
     if (!queues.has(q)) queues.set(q, []);
