@@ -12,6 +12,16 @@ import warnings
 
 import trappy
 
+# The fields Linux 6.x's include/trace/events/sched.h prints for each event.
+TASK = ["comm", "pid", "prio"]
+FIELDS = {
+    "sched_switch": ["prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio"],
+    "sched_waking": TASK + ["target_cpu"],
+    "sched_wakeup": TASK + ["target_cpu"],
+    "sched_wakeup_new": TASK + ["target_cpu"],
+    "sched_migrate_task": TASK + ["orig_cpu", "dest_cpu"],
+    "sched_process_exit": TASK,
+}
 EVENTS = ["sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task", "sched_process_exit"]
 
 
@@ -22,6 +32,7 @@ def expected(raw_path):
     kinds = [r[3] for r in rows]
     exits = sum(1 for r in rows if r[3] == "out" and "why=exit" in r[5:])
     switches_in = [int(r[4]) for r in rows if r[3] == "in"]
+    switches_out = [int(r[4]) for r in rows if r[3] == "out"]
     return {
         "sched_switch": kinds.count("in") + kinds.count("out"),
         "sched_waking": kinds.count("wake"),
@@ -29,24 +40,36 @@ def expected(raw_path):
         "sched_wakeup_new": kinds.count("new"),
         "sched_migrate_task": kinds.count("migrate"),
         "sched_process_exit": exits,
-    }, switches_in
+    }, switches_in, switches_out
 
 
 def main(ftrace_path, raw_path):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "a .dat file is preferred": we have text by design
-        trace = trappy.FTrace(ftrace_path, events=EVENTS, normalize_time=False)
-    want, order = expected(raw_path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "a .dat file is preferred": we have text by design
+            trace = trappy.FTrace(ftrace_path, events=EVENTS, normalize_time=False)
+    except Exception as e:  # TRAPpy refuses a line it cannot split into key=value fields
+        print(f"ftrace-check: TRAPpy cannot read {ftrace_path}: {e}", file=sys.stderr)
+        return 1
+    want, ins, outs = expected(raw_path)
     problems = []
     for name in EVENTS:
         got = len(getattr(trace, name).data_frame)
         if got != want[name]:
             problems.append(f"{name}: parsed {got} lines, the trace implies {want[name]}")
+    # Every field of every line read as Linux defines it: a field TRAPpy could not split off
+    # (no `=`) is missing from its row.
+    for name, fields in FIELDS.items():
+        frame = getattr(trace, name).data_frame
+        for field in fields:
+            if len(frame) and (field not in frame or frame[field].isnull().any()):
+                problems.append(f"{name}: some lines lack {field}=")
     switches = trace.sched_switch.data_frame
-    if len(switches):
-        ins = [int(p) for p in switches["next_pid"] if int(p) != 0]
-        if ins != order:
+    if len(switches) and not problems:
+        if [int(p) for p in switches["next_pid"] if int(p) != 0] != ins:
             problems.append("sched_switch next_pid order differs from the trace's switch-ins")
+        if [int(p) for p in switches["prev_pid"] if int(p) != 0] != outs:
+            problems.append("sched_switch prev_pid order differs from the trace's switch-outs")
     for p in problems:
         print(f"ftrace-check: {p}", file=sys.stderr)
     if not problems:

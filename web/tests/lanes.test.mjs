@@ -182,10 +182,13 @@ test("the ftrace download is the CLI's bytes and a real ftrace parser (TRAPpy) r
   const check = (file) => spawnSync(FTRACE_PYTHON, [join(ROOT, "scripts/ftrace-check.py"), file, events], { encoding: "utf8" });
   const ok = check(native);
   assert.equal(ok.status, 0, ok.stderr + ok.stdout);
-  // The checker is not blind: one malformed switch line fails it.
+  // The checker is not blind: one malformed line, a field without `=` or a bad CPU column, fails it.
   const bad = join(TMP, "bad.ftrace.txt");
-  writeFileSync(bad, got.replace(/prev_pid=(\d+) prev_prio/, "prev_pid $1 prev_prio"));
-  assert.equal(check(bad).status, 1, "a malformed line is reported");
+  for (const broken of [got.replace(/prev_pid=(\d+) prev_prio/, "prev_pid $1 prev_prio"), got.replace(/\[00(\d)\] d\.\.2/, "[0x$1] d..2")]) {
+    assert.notEqual(broken, got);
+    writeFileSync(bad, broken);
+    assert.equal(check(bad).status, 1, "a malformed line is reported");
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
