@@ -238,7 +238,7 @@ export class LanesView {
       const ol = el("ol", { class: "rq-queue", ...(q.hart !== null && { "data-hart": String(q.hart) }) });
       for (const t of q.tasks) {
         const eligible = t.eligible === undefined ? "" : ` ${t.eligible ? T.eligible : T.notEligible}`;
-        const li = el("li", { "data-tid": String(t.tid) }, `${t.name} ${fields(t.fields)}${eligible}`);
+        const li = el("li", { "data-tid": String(t.tid) }, `${t.name} ${fields(t.fields)}${eligible}${t.yielded ? ` ${T.yieldSkip}` : ""}`);
         li.style.borderLeftColor = taskColour(t.tid);
         ol.append(li);
       }

@@ -7,7 +7,8 @@
 
 // Per policy: the state keys that order its queue (smallest first) and those shown beside them.
 const ORDERS = {
-  cfs: { key: ["vr"], show: ["vr"] },
+  // CFS passes over the task that just yielded once, if the next is within wakeup_granularity.
+  cfs: { key: ["vr"], show: ["vr"], yieldSkip: true },
   eevdf: { key: ["vd"], show: ["vd", "lag", "vr"], eligibility: true },
   mlfq: { key: ["lvl"], show: ["lvl", "used"] },
   sjf: { key: ["pred"], show: ["pred"] },
@@ -41,6 +42,7 @@ class Replay {
     this.min = new Map(); // queue (hart, or -1 for the one global queue) -> last min=
     this.seq = 0;
     this.perHart = false;
+    this.skip = new Map(); // queue -> the task that yielded there since its last pick
   }
 
   task(tid) {
@@ -74,6 +76,7 @@ class Replay {
         this.enqueue(t);
         break;
       case "in":
+        this.skip.delete(this.perHart ? e.h : -1); // a pick clears CFS's skip
         t.state = "run";
         t.hart = e.h;
         t.queue = e.h;
@@ -83,6 +86,7 @@ class Replay {
       case "out":
         if (this.running.get(e.h) === e.id) this.running.delete(e.h);
         t.hart = null;
+        if (f.why === "yield") this.skip.set(this.perHart ? e.h : -1, e.id);
         if (LEAVE[f.why] === "wait") this.enqueue(t, t.cls === "fifo" && f.why === "preempt"); // Linux: a preempted FIFO task keeps its place at the head
         else t.state = LEAVE[f.why] ?? "wait";
         break;
@@ -125,7 +129,7 @@ export function snapshot(events, t, sched) {
     queues: [...queues.entries()].sort(([a], [b]) => a - b).map(([q, list]) => ({
       hart: q < 0 ? null : q,
       min: r.min.get(q) ?? null,
-      tasks: sortQueue(list, order, r, t).map((x) => ({ ...view(x), eligible: x.eligible })),
+      tasks: sortQueue(list, order, r, t).map((x) => ({ ...view(x), eligible: x.eligible, yielded: !!order.yieldSkip && r.skip.get(q) === x.tid })),
     })),
     random: !!order.random,
     blocked: tasks.filter((x) => x.state === "block" || x.state === "sleep").map((x) => ({ tid: x.tid, name: x.name, state: x.state })),

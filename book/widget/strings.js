@@ -53,6 +53,7 @@ const en = {
   byLottery: "(drawn by lottery: a task's chance is its share of the tickets)",
   eligible: "eligible",
   notEligible: "not eligible",
+  yieldSkip: "(just yielded: passed over once if the next is within wakeup_granularity)",
   blockedList: (names) => `Blocked or sleeping: ${names}`,
 
   ignored: (list) => `Some settings were ignored: ${list}.`,
@@ -160,6 +161,7 @@ const zh = {
   byLottery: "（抽签决定：任务的机会等于它所持彩票的份额）",
   eligible: "合格",
   notEligible: "不合格",
+  yieldSkip: "（刚让出 CPU：若下一个任务与它相差不超过 wakeup_granularity，会被跳过一次）",
   blockedList: (names) => `阻塞或睡眠：${names}`,
 
   ignored: (list) => `部分设置被忽略：${list}。`,

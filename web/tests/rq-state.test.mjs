@@ -113,3 +113,15 @@ test("on real runs, each switch-in is the head of the rebuilt queue", () => {
     assert.ok(picks > 100, `${args}: ${picks} picks`);
   }
 });
+
+test("CFS: the task that just yielded is marked until the queue's next pick", () => {
+  const ev = events(`
+    T 0 0 new 1 name=a class=fair vr=0
+    T 0 0 new 2 name=b class=fair vr=5
+    T 1 0 in 1 vr=0
+    T 3 0 out 1 why=yield ran=2 vr=2
+    T 4 0 in 2 vr=5`);
+  assert.deepEqual(snapshot(ev, 3, "cfs").queues[0].tasks.map((t) => [t.tid, t.yielded]), [[1, true], [2, false]]);
+  assert.deepEqual(snapshot(ev, 4, "cfs").queues[0].tasks.map((t) => [t.tid, t.yielded]), [[1, false]]);
+  assert.equal(snapshot(ev, 3, "eevdf").queues[0].tasks[0].yielded, false, "only CFS has the skip");
+});
