@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, start } from "../browser.mjs";
-import { finished, open as openPage, ready } from "../pages.mjs";
+import { axe, finished, open as openPage, ready } from "../pages.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
 
 const RUNQUEUE = runqueueCli();
@@ -107,6 +107,7 @@ for (const lang of ["", "zh-CN/"]) {
     const hartLine = await page.locator(".rq-widget").first().locator(".rq-harts-now li").first();
     assert.equal(await hartLine.getAttribute("data-tid"), running[3] === "in" ? running[4] : null);
     assert.match(await page.locator(".rq-widget").first().locator(".rq-queue-title").first().textContent(), /min_vruntime=\d+/);
+    assert.deepEqual(await axe(page, ".rq-lanes"), [], "the lanes and the run-queue view pass axe");
     assert.deepEqual(errors, []);
     await page.close();
   });
