@@ -9,7 +9,9 @@ import { Lanes, snapshot } from "./rq-state.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const T = stringsFor(pageLang());
-const HART_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"];
+// Harts get dark shades unlike the tasks' palette: a task row's colour says which hart, a hart
+// row's which task, and the two must not be mistaken for each other.
+const HART_COLOURS = ["#253494", "#006d2c", "#7a0177", "#b35806", "#01665e", "#4d4d4d", "#54278f", "#8c2d04"];
 const TASK_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#ff7f0e"];
 const taskColour = (tid) => TASK_COLOURS[(tid - 1 + TASK_COLOURS.length) % TASK_COLOURS.length];
 const ROW = 18;
