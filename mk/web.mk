@@ -12,9 +12,18 @@ CHROMIUM ?= /usr/bin/chromium
 # Size over speed: see docs/web.md for the measurement behind this choice.
 WASM_OPT_LEVEL ?= 3
 
-.PHONY: setup-web web-assets test-web bench-web serve-web
+# A real ftrace parser (TRAPpy) in its own venv, for the test of the ftrace export.
+FTRACE_VENV := $(TOOLS)/ftrace-check
+FTRACE_PYTHON := $(FTRACE_VENV)/bin/python
 
-setup-web: setup-rust setup-mdbook
+.PHONY: setup-web setup-ftrace-check web-assets test-web bench-web serve-web
+
+setup-ftrace-check:
+	@[ -x $(FTRACE_PYTHON) ] && [ $(FTRACE_VENV)/requirements.txt -nt scripts/ftrace-check.requirements.txt ] || { \
+	  python3 -m venv $(FTRACE_VENV) && $(FTRACE_PYTHON) -m pip install -q -r scripts/ftrace-check.requirements.txt && \
+	  cp scripts/ftrace-check.requirements.txt $(FTRACE_VENV)/requirements.txt; }
+
+setup-web: setup-rust setup-mdbook setup-ftrace-check
 	@[ -d $(WEB_DIR)/node_modules ] && [ $(WEB_DIR)/node_modules/.package-lock.json -nt $(WEB_DIR)/package-lock.json ] || \
 	  (cd $(WEB_DIR) && npm ci --no-audit --no-fund)
 	@[ -x $(WASM_BINDGEN) ] && $(WASM_BINDGEN) --version | grep -qx "wasm-bindgen $(WASM_BINDGEN_VERSION)" || \
@@ -56,7 +65,7 @@ define install-web-site
 endef
 
 test-web: book
-	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(RUNQUEUE) node --test --test-concurrency=1 tests/
+	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(RUNQUEUE) FTRACE_PYTHON=$(FTRACE_PYTHON) node --test --test-concurrency=1 tests/
 
 # The bench guest is built by the CLI's build.rs next to the kernel.
 BENCH_ELF := $(TARGET_DIR)/riscv/$(RISCV_TARGET)/release/runqueue-bench

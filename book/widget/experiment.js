@@ -167,6 +167,7 @@ export class Experiment {
     this.speedSel = select(SPEEDS, "0");
     this.resultBtn = el("button", { type: "button", class: "rq-dl-result", text: T.downloadResult });
     this.traceBtn = el("button", { type: "button", class: "rq-dl-trace", text: T.downloadTrace });
+    this.ftraceBtn = el("button", { type: "button", class: "rq-dl-ftrace", text: T.downloadFtrace });
     this.runBtn.onclick = () => this.run();
     this.pauseBtn.onclick = () => this.panes.filter((p) => p.state === "running").forEach((p) => p.send("pause"));
     this.stepBtn.onclick = () => this.step();
@@ -174,8 +175,9 @@ export class Experiment {
     this.speedSel.onchange = () => this.panes.forEach((p) => p.send("speed", { ips: Number(this.speedSel.value) }));
     this.resultBtn.onclick = () => this.downloadResult();
     this.traceBtn.onclick = () => this.downloadTrace();
+    this.ftraceBtn.onclick = () => this.downloadFtrace();
     const bar = el("div", { class: "rq-buttons", role: "group", "aria-label": T.runControls },
-      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.resultBtn, this.traceBtn);
+      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.resultBtn, this.traceBtn, this.ftraceBtn);
 
     this.status = el("p", { class: "rq-status", role: "status" });
     this.alertText = el("span");
@@ -393,6 +395,12 @@ export class Experiment {
     }
   }
 
+  async downloadFtrace() {
+    for (const p of this.panes.filter((p) => p.worker)) {
+      download(`runqueue-${p.bootargs.replace(/[^A-Za-z0-9.=-]+/g, "_")}.ftrace.txt`, await p.ftraceText(), "text/plain");
+    }
+  }
+
   refresh() {
     const panes = this.panes ?? [];
     this.overlay?.schedule(panes);
@@ -406,6 +414,7 @@ export class Experiment {
     this.resultBtn.disabled = !panes.some((p) => p.result);
     // A run without trace events (trace=off) has nothing for Perfetto.
     this.traceBtn.disabled = !panes.some((p) => p.hasTrace());
+    this.ftraceBtn.disabled = this.traceBtn.disabled;
     const kernel = this.customElf ? T.yourKernel(this.customElf.name) : T.bookKernel;
     this.status.textContent = panes.length ? panes.map((p) => `${p.heading.textContent}: ${describe(p)}`).join(" · ") + ` (${kernel})` : "";
     const errors = panes.filter((p) => p.error).map((p) => `${p.heading.textContent}: ${p.error}`);

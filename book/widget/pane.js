@@ -5,6 +5,7 @@ import { Terminal } from "../vendor/xterm.mjs";
 import { RunModel } from "./model.js";
 import { RunCharts } from "./charts.js";
 import { ResultLineFilter } from "./console.js";
+import { LanesView } from "./lanes.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
@@ -73,6 +74,11 @@ export class RunPane {
       this.charts = new RunCharts(this.root, this.model, { scales: this.scales, traceOff });
     }
     this.traceOff = traceOff;
+    this.lanes?.destroy();
+    this.lanes = new LanesView(this.root, {
+      sched: () => /(?:^| )sched=(\S+)/.exec(this.bootargs ?? "")?.[1] ?? "",
+      charts: () => [this.charts.progress, this.charts.timeline],
+    });
   }
 
   /** Starts a fresh machine; it stays paused until `run` or `step`. */
@@ -128,12 +134,13 @@ export class RunPane {
         }
         this.model.add(msg.events);
         this.charts.schedule();
+        this.lanes.add(msg.events);
         break;
       case "done":
         this.finish(msg);
         break;
       case "trace":
-        this.onTrace?.(msg.json);
+        this.onTrace?.(msg.json ?? msg.text);
         this.onTrace = null;
         return;
       case "error":
@@ -170,8 +177,17 @@ export class RunPane {
     });
   }
 
+  /** The ftrace text of the run so far (report::ftrace, as `runqueue run --ftrace`). */
+  ftraceText() {
+    return new Promise((resolve) => {
+      this.onTrace = resolve;
+      this.send("trace", { format: "ftrace" });
+    });
+  }
+
   destroy() {
     removeEventListener("resize", this.fit);
+    this.lanes?.destroy();
     this.terminal.dispose();
     this.worker?.terminate();
     this.charts?.destroy();

@@ -139,10 +139,10 @@ const handlers = {
   input({ bytes }) {
     session?.push_input(bytes);
   },
-  trace() {
+  trace({ format }) {
     if (!session) return;
     try {
-      post({ type: "trace", json: session.chrome_trace() });
+      post(format === "ftrace" ? { type: "trace", text: session.ftrace_text() } : { type: "trace", json: session.chrome_trace() });
     } catch (e) {
       post({ type: "error", message: String(e.message ?? e) });
     }

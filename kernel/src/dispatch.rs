@@ -270,9 +270,15 @@ impl Kernel {
             Leave::Block => "block",
             Leave::Exit => "exit",
         };
-        trace::event(now, "out", tid, |l| {
-            l.push(" why=").push(label).field("ran", ran);
-        });
+        // A preempted or yielding task stays runnable: its `out` carries its policy state once
+        // it is back in the queue (after the charge, and a yield's pushed deadline), so a
+        // reader of the trace can rebuild the queue.
+        let requeued = matches!(why, Leave::Preempted | Leave::Yielded);
+        if !requeued {
+            trace::event(now, "out", tid, |l| {
+                l.push(" why=").push(label).field("ran", ran);
+            });
+        }
         let timer = self.timer_hart(hart);
         let t = &mut self.tasks[tid];
         t.last_ran = now;
@@ -286,6 +292,11 @@ impl Kernel {
                 t.runnable_since = now;
                 let reason = if why == Leave::Preempted { Enqueue::Preempted } else { Enqueue::Yielded };
                 self.policy.enqueue(&self.tasks[tid], reason, now);
+                let (policy, t) = (&self.policy, &self.tasks[tid]);
+                trace::event(now, "out", tid, |l| {
+                    l.push(" why=").push(label).field("ran", ran);
+                    policy.describe(t, l);
+                });
                 if self.tasks[tid].class != Class::Fair && self.harts > 1 {
                     // A real-time or deadline task displaced from this hart goes to another
                     // at once if it outranks what runs there (Linux's push).

@@ -6,6 +6,7 @@ extern crate alloc;
 
 pub mod chrome;
 pub mod console;
+pub mod ftrace;
 pub mod props;
 pub mod result;
 pub mod trace;

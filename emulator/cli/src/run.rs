@@ -3,7 +3,7 @@
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use runqueue_emu::{Config, Machine, MachineOptions, Stop};
-use runqueue_report::{chrome, console, trace};
+use runqueue_report::{chrome, console, ftrace, trace};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +32,9 @@ pub struct RunArgs {
     /// Write the trace here in Chrome trace-event JSON (opens in Perfetto).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Write the trace here as Linux's ftrace text (`trace-cmd report`; Perfetto's scheduling views).
+    #[arg(long, value_name = "FILE")]
+    pub ftrace: Option<PathBuf>,
     /// Write the raw trace lines here (`docs/trace.md`).
     #[arg(long, value_name = "FILE")]
     pub events: Option<PathBuf>,
@@ -137,10 +140,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .ok_or_else(|| Failure::Input("the guest printed no RESULT line, so there is no JSON to write".into()))?;
         write_file(path, format!("{json}\n").as_bytes())?;
     }
-    if args.trace.is_some() || args.events.is_some() {
+    if args.trace.is_some() || args.ftrace.is_some() || args.events.is_some() {
         let events = trace::parse(&outcome.trace).map_err(|e| Failure::Input(format!("the guest's trace is malformed: {e}")))?;
         if let Some(path) = &args.trace {
             write_file(path, chrome::to_json(&events).as_bytes())?;
+        }
+        if let Some(path) = &args.ftrace {
+            write_file(path, ftrace::to_text(&events, harts as u32).as_bytes())?;
         }
         if let Some(path) = &args.events {
             write_file(path, outcome.trace.as_bytes())?;

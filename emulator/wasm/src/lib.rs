@@ -9,7 +9,7 @@ mod grading;
 pub use grading::Grading;
 
 use runqueue_emu::{Config, Machine, MachineOptions, Stop};
-use runqueue_report::{RunResult, chrome, console, trace};
+use runqueue_report::{RunResult, chrome, console, ftrace, trace};
 use wasm_bindgen::prelude::*;
 
 /// How the last [`Session::run`] ended, as the Worker sees it.
@@ -36,6 +36,7 @@ pub struct Session {
     /// Where the trace lines not yet handed out by `take_events` start: byte offset, line number.
     unread: (usize, usize),
     fault: Option<String>,
+    harts: u32,
 }
 
 #[wasm_bindgen]
@@ -62,6 +63,7 @@ impl Session {
             partial: Vec::new(),
             unread: (0, 1),
             fault: None,
+            harts,
         })
     }
 
@@ -145,6 +147,13 @@ impl Session {
     pub fn chrome_trace(&self) -> Result<String, JsError> {
         let events = trace::parse(&self.trace).map_err(|e| JsError::new(&e.to_string()))?;
         Ok(chrome::to_json(&events))
+    }
+
+    /// The whole trace so far as Linux's ftrace text, byte for byte what `runqueue run
+    /// --ftrace` writes for the same run.
+    pub fn ftrace_text(&self) -> Result<String, JsError> {
+        let events = trace::parse(&self.trace).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(ftrace::to_text(&events, self.harts))
     }
 }
 

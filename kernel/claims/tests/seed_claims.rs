@@ -80,10 +80,11 @@ fn spin_cfs_shares_the_cpu_within_a_few_percent() {
 /// 004: "8 ms work, 1 ms sleep: the max-min loop difference was 9 with FAIR_SLEEPERS and 33
 /// without". With one deterministic run queue a 1 ms sleeper never falls behind
 /// `min_vruntime`, so sleeper credit only matters when sleeps are long against busy hogs:
-/// five 8 ms sleepers beside five hogs show the effect.
+/// five 8 ms sleepers beside five hogs show the effect. Over three seconds: in one the spreads
+/// differ by a single loop, which any change to the kernel's timing (even its trace) can flip.
 #[test]
 fn intr_spreads_wider_without_fair_sleepers() {
-    let args = "sched=cfs workload=intr wl.tasks=5 wl.hogs=5 wl.sleep_us=8000";
+    let args = "sched=cfs workload=intr wl.tasks=5 wl.hogs=5 wl.sleep_us=8000 wl.run_ms=3000";
     let on = kernel(args).iterations();
     let off = kernel(&format!("{args} cfs.features=NO_FAIR_SLEEPERS")).iterations();
     assert!(spread(&off) > spread(&on), "spread with FAIR_SLEEPERS {on:?}, without {off:?}");

@@ -147,8 +147,9 @@ impl Scheduler for Mlfq {
         self.state[woken.tid].level < self.state[current.tid].level
     }
 
+    /// The level and the CPU time used of its allotment there (Rule 4's account).
     fn describe(&self, tid: Tid, out: &mut Fields) {
-        out.field("lvl", self.state[tid].level as u64);
+        out.field("lvl", self.state[tid].level as u64).field("used", self.state[tid].used);
     }
 
     fn milestone(&self, tid: Tid, out: &mut Fields) {
