@@ -146,6 +146,8 @@ export class RunCharts {
 
     this.table = document.createElement("table");
     this.table.className = "rq-table";
+    // It scrolls sideways in a narrow pane: keyboard users must be able to reach it.
+    this.table.tabIndex = 0;
     const header = document.createElement("tr");
     for (const column of COLUMNS) {
       const th = document.createElement("th");

@@ -15,7 +15,7 @@ const T = stringsFor(pageLang());
 // wrapping the table.
 const FONT_PX = 13;
 const CHAR_WIDTH = 0.62;
-const MIN_COLS = 90;
+const MIN_COLS = 120;
 
 export class RunPane {
   /**

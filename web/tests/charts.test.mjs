@@ -33,9 +33,10 @@ test("FIFO's starved tasks show the CPU they got and their wait beside their fin
     assert.deepEqual(p.series.map((s) => s.label), ["finish time", "CPU received", "waiting"]);
     assert.deepEqual(p.series[1].data, p.result.tasks.map((t) => ms(t.cpu_ns)), "the CPU bars are RESULT's cpu_ns");
     assert.deepEqual(p.series[2].data, p.result.tasks.map((t) => ms(t.wait_ns)), "the waiting bars are RESULT's wait_ns");
-    assert.deepEqual(p.head, ["task", "finish (ms)", "CPU (ms)", "waiting (ms)", "switches", "units done"]);
+    assert.deepEqual(p.head, ["task", "finish (ms)", "CPU (ms)", "waiting (ms)", "switches", "units done", "response (ms)", "turnaround (ms)"]);
     assert.deepEqual(p.rows, p.result.tasks.map((t) => [t.name, ms(t.finish_ns).toFixed(3), ms(t.cpu_ns).toFixed(3),
-      ms(t.wait_ns).toFixed(3), String(t.switches), String(t.iterations)]), "the table holds every figure of chapter 1");
+      ms(t.wait_ns).toFixed(3), String(t.switches), String(t.iterations), ms(t.response_ns).toFixed(3), ms(t.turnaround_ns).toFixed(3)]),
+    "the table holds every figure of chapters 1 and 2a");
   }
   // Under FIFO every task finishes at the end of the fixed time, but the CPU bars differ.
   const fifo = panes[1].result.tasks;
@@ -100,10 +101,10 @@ test("the terminal keeps the kernel's table in view, unwrapped, above a shortene
     return { cols: p.terminal.cols, lines, result: p.result };
   }));
   for (const t of terminals) {
-    assert.ok(t.cols >= 90, `${t.cols} columns`);
-    const head = t.lines.findIndex((l) => /^ tid +name +finish_ms +cpu_ms +wait_ms +switches +iterations$/.test(l));
+    assert.ok(t.cols >= 120, `${t.cols} columns`);
+    const head = t.lines.findIndex((l) => /^ tid +name +arrive_ms +response_ms +finish_ms +turnaround_ms +cpu_ms +wait_ms +switches +iterations$/.test(l));
     assert.ok(head >= 0, `the table's header is on screen:\n${t.lines.join("\n")}`);
-    assert.match(t.lines[head + 1], /^ +1 +task0 +[\d.]+ +[\d.]+ +[\d.]+ +\d+ +\d+$/, "a row on one line");
+    assert.match(t.lines[head + 1], /^ +1 +task0 +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +\d+ +\d+$/, "a row on one line");
     const note = t.lines.find((l) => l.startsWith("RESULT "));
     assert.match(note, /characters/);
     assert.ok(note.length < 120);

@@ -1,7 +1,9 @@
 //! The modelled host's words (`docs/platform.md`, "The host below the guest"). The emulator
 //! reads them from the same command line and builds the host from them; the kernel only
 //! accepts them, so a run's arguments say everything about it. QEMU has no such host and
-//! ignores them. Ranges and defaults as in runqueue_emu::HostConfig.
+//! ignores them. Ranges as in runqueue_emu::HostConfig. A knob whose value the preset decides
+//! defaults to `preset` (or, for a CPU list, to none named), so that the page, which leaves
+//! defaults off the command line, never drops a value that differs from the preset's.
 
 use super::{Kind, Tunable};
 
@@ -24,10 +26,10 @@ pub const CPUS_COUNT: Tunable = Tunable {
 };
 pub const VCPU: Tunable = Tunable {
     name: "host.vcpu",
-    kind: Kind::Choice(&["other", "fifo", "rr"]),
-    default: "other",
+    kind: Kind::Choice(&["preset", "other", "fifo", "rr"]),
+    default: "preset",
     unit: "",
-    help: "the host policy of the vCPU threads, as chrt sets it: SCHED_OTHER, SCHED_FIFO or SCHED_RR (tuned: fifo)",
+    help: "the host policy of the vCPU threads, as chrt sets it: SCHED_OTHER, SCHED_FIFO or SCHED_RR; preset: as host= has it (untuned: other, tuned: fifo)",
 };
 pub const VCPU_PRIO: Tunable = Tunable {
     name: "host.vcpu_prio",
@@ -38,52 +40,52 @@ pub const VCPU_PRIO: Tunable = Tunable {
 };
 pub const PIN: Tunable = Tunable {
     name: "host.pin",
-    kind: Kind::Int { min: 0, max: 1 },
-    default: "0",
+    kind: Kind::Choice(&["preset", "0", "1"]),
+    default: "preset",
     unit: "",
-    help: "1: each vCPU thread pinned to its own host CPU (taskset, vcpupin): an isolated one if any, else CPU i+1 (tuned: 1)",
+    help: "1: each vCPU thread pinned to its own host CPU (taskset, vcpupin): an isolated one if any, else CPU i+1; preset: as host= has it (untuned: 0, tuned: 1)",
 };
 pub const ISOLCPUS: Tunable = Tunable {
     name: "host.isolcpus",
     kind: Kind::Features(CPUS),
     default: "",
     unit: "CPUs",
-    help: "host CPUs out of every thread's default affinity: only pinned vCPUs run there (tuned: the vCPUs' CPUs)",
+    help: "host CPUs out of every thread's default affinity: only pinned vCPUs run there; none named: as host= has it (untuned: none, tuned: the vCPUs' CPUs)",
 };
 pub const NOHZ_FULL: Tunable = Tunable {
     name: "host.nohz_full",
     kind: Kind::Features(CPUS),
     default: "",
     unit: "CPUs",
-    help: "host CPUs whose tick stops while one thread runs there (tuned: the vCPUs' CPUs)",
+    help: "host CPUs whose tick stops while one thread runs there; none named: as host= has it (untuned: none, tuned: the vCPUs' CPUs)",
 };
 pub const RCU_NOCBS: Tunable = Tunable {
     name: "host.rcu_nocbs",
     kind: Kind::Features(CPUS),
     default: "",
     unit: "CPUs",
-    help: "host CPUs whose RCU callbacks run in a thread on a housekeeping CPU instead of in softirq there (tuned: the vCPUs' CPUs)",
+    help: "host CPUs whose RCU callbacks run in a thread on a housekeeping CPU instead of in softirq there; none named: as host= has it (untuned: none, tuned: the vCPUs' CPUs)",
 };
 pub const IRQ_AFFINITY: Tunable = Tunable {
     name: "host.irq_affinity",
     kind: Kind::Features(CPUS),
     default: "",
     unit: "CPUs",
-    help: "host CPUs that device interrupts (and their softirq work) may hit; none named: all (tuned: 0)",
+    help: "host CPUs that device interrupts (and their softirq work) may hit; none named: as host= has it (untuned: all, tuned: 0)",
 };
 pub const RT_THROTTLE: Tunable = Tunable {
     name: "host.rt_throttle",
-    kind: Kind::Int { min: 0, max: 1 },
-    default: "1",
+    kind: Kind::Choice(&["preset", "0", "1"]),
+    default: "preset",
     unit: "",
-    help: "1: the host's real-time threads get at most 950 ms of each second on a CPU (sched_rt_runtime_us); 0: -1 there (tuned: 0)",
+    help: "1: the host's real-time threads get at most 950 ms of each second on a CPU (sched_rt_runtime_us); 0: -1 there; preset: as host= has it (untuned: 1, tuned: 0)",
 };
 pub const IDLE: Tunable = Tunable {
     name: "host.idle",
-    kind: Kind::Choice(&["halt", "poll"]),
-    default: "halt",
+    kind: Kind::Choice(&["preset", "halt", "poll"]),
+    default: "preset",
     unit: "",
-    help: "an idle host CPU halts in a C-state (waking it costs its exit latency) or polls, as idle=poll (tuned: poll)",
+    help: "an idle host CPU halts in a C-state (waking it costs its exit latency) or polls, as idle=poll; preset: as host= has it (untuned: halt, tuned: poll)",
 };
 pub const CSTATE_US: Tunable = Tunable {
     name: "host.cstate_us",

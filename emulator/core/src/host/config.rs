@@ -173,6 +173,10 @@ impl HostConfig {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        // `preset`: as `host=` has it (the page's default for the knobs the presets decide).
+        if value == "preset" && ["host.vcpu", "host.pin", "host.rt_throttle", "host.idle"].contains(&key) {
+            return Ok(());
+        }
         match key {
             "host.cpus" => self.cpus = number(value, 0, MAX_HOST_CPUS)?,
             "host.vcpu" => {

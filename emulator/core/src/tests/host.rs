@@ -42,6 +42,8 @@ fn presets_and_knobs_parse_and_bad_ones_say_why() {
     assert!(untuned.enabled && untuned.vcpu == HostPolicy::Other && untuned.rt_throttle);
     let tuned = MachineOptions::parse("smp=2 host=tuned").unwrap().host;
     assert_eq!((tuned.vcpu, tuned.pin, tuned.isolcpus, tuned.irq_affinity, tuned.rt_throttle), (HostPolicy::Fifo(99), true, 0b110, 1, false));
+    let kept = MachineOptions::parse("smp=2 host=tuned host.vcpu=preset host.rt_throttle=preset host.isolcpus=").unwrap().host;
+    assert_eq!((kept.vcpu, kept.rt_throttle, kept.isolcpus), (HostPolicy::Fifo(99), false, 0), "preset keeps the preset's; an empty list is none");
     let knob = MachineOptions::parse("host.vcpu=rr host.vcpu_prio=5 host.hogs=2 seed=7").unwrap().host;
     assert_eq!((knob.enabled, knob.vcpu, knob.hogs, knob.seed), (true, HostPolicy::Rr(5), 2, 7), "a knob alone starts from untuned");
     for (bad, why) in [
