@@ -140,9 +140,9 @@ test("the lanes zoom and pan by keyboard and wheel, keep the arrow keys from mdB
   const [a2, b2] = await view();
   assert.ok(a2 > a1 && Math.abs(b2 - a2 - (b1 - a1)) < 2, "the right arrow pans by the same span");
   await page.keyboard.press("ArrowLeft");
-  const [a3, b3] = await view();
+  const [back0, back1] = await view();
   // Back where it was, up to floating point (the pan adds and subtracts the same span).
-  assert.ok(Math.abs(a3 - a1) < 1 && Math.abs(b3 - b1) < 1, `the left arrow pans back: [${a3}, ${b3}] against [${a1}, ${b1}]`);
+  assert.ok(Math.abs(back0 - a1) < 1 && Math.abs(back1 - b1) < 1, `the left arrow pans back: [${back0}, ${back1}] against [${a1}, ${b1}]`);
   assert.equal(page.url(), url, "the arrow keys did not turn the page");
   await page.keyboard.press("-");
   await page.keyboard.press("-");

@@ -75,16 +75,19 @@ test("Show the result opens it without a run, and it folds again", async () => {
 test("only the experiment just above a result unfolds it", async () => {
   const { page, errors } = await open(site, RT);
   await ready(page);
-  assert.deepEqual((await results(page)).map((r) => r.open), [false, false]);
+  // The chapter has more results further down; only the second may open in this test.
+  const only = (i, n) => Array.from({ length: n }, (_, j) => j === i);
+  const folded = (await results(page)).map((r) => r.open);
+  assert.ok(folded.length >= 2 && folded.every((open) => !open), `all folded at first: ${folded}`);
   // Widget 2 (the hackbench load) comes after the first result and answers no prediction.
   await run(page, 2);
   await finished(page, 2);
-  assert.deepEqual((await results(page)).map((r) => r.open), [false, false]);
+  assert.deepEqual((await results(page)).map((r) => r.open), only(-1, folded.length));
   // Widget 3 (500 µs sections) is the one just above the second result.
   await run(page, 3);
   await finished(page, 3);
   await page.waitForFunction(() => document.querySelectorAll("details.rq-result")[1].open, null, { timeout: 5000 });
-  assert.deepEqual((await results(page)).map((r) => r.open), [false, true]);
+  assert.deepEqual((await results(page)).map((r) => r.open), only(1, folded.length));
   assert.deepEqual(errors, []);
   await page.close();
 });
