@@ -8,11 +8,10 @@ use super::{Spawner, WorkloadSpec, get};
 use crate::args::{Kind, Settings, Tunable};
 use crate::dispatch::iteration_done;
 use crate::task::{Args, Params};
-use crate::work::spin;
+use crate::work::{INSNS_PER_US, spin};
 use runqueue_policies::lottery::SplitMix64;
 
-/// Instructions per microsecond on the emulator; a job counts one iteration per millisecond.
-const INSNS_PER_US: u64 = 100;
+/// A job counts one iteration per millisecond of its burst.
 const UNIT_US: u64 = 1000;
 
 pub const BURSTS: WorkloadSpec = WorkloadSpec {

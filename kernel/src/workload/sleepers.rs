@@ -8,10 +8,7 @@ use super::{Spawner, WorkloadSpec, get, run_ms, tasks};
 use crate::args::{Kind, Settings, Tunable};
 use crate::dispatch::{iteration_done, now_ns, sleep_ns};
 use crate::task::Args;
-use crate::work::spin;
-
-/// The emulator's rate: 100 instructions per microsecond.
-const INSNS_PER_US: u64 = 100;
+use crate::work::{INSNS_PER_US, spin};
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "intr",

@@ -13,7 +13,8 @@ mod sched;
 
 pub use config::{HostConfig, Policy};
 
-use crate::NS_PER_INSTRUCTION;
+use crate::{MAX_HARTS, NS_PER_INSTRUCTION};
+use config::MAX_HOST_CPUS;
 use alloc::vec::Vec;
 use noise::Irq;
 use sched::{Role, Thread};
@@ -130,10 +131,10 @@ impl Host {
     /// wakes it within the round); `timers[h]`: its timer deadline. Rounds skipped while every
     /// hart slept are played first, with no vCPU runnable.
     pub fn plan_round(&mut self, t0: u64, q: u64, wants: &[bool], timers: &[u64]) {
-        let asleep = alloc::vec![false; wants.len()];
+        let asleep = [false; MAX_HARTS];
         while self.next_round < t0 {
             let t = self.next_round;
-            self.round(t, q, &asleep, timers);
+            self.round(t, q, &asleep[..wants.len()], timers);
         }
         self.round(t0, q, wants, timers);
     }
@@ -141,7 +142,8 @@ impl Host {
     fn round(&mut self, t0: u64, q: u64, wants: &[bool], timers: &[u64]) {
         let t1 = t0 + q;
         self.next_round = t1;
-        let mut woke_from_halt = alloc::vec![false; wants.len()];
+        // Fixed arrays: this runs every round (10 µs of guest time), so nothing is allocated.
+        let mut woke_from_halt = [false; MAX_HARTS];
         for (h, &want) in wants.iter().enumerate() {
             let th = self.vcpu(h);
             if want && !self.threads[th].runnable {
@@ -157,7 +159,7 @@ impl Host {
             }
         }
         // Per CPU: the exit latency of the idle state it leaves this round, if it was idle.
-        let mut waking = alloc::vec![0u64; self.cpus.len()];
+        let mut waking = [0u64; MAX_HOST_CPUS as usize];
         for c in 0..self.cpus.len() {
             let idle_since = self.cpus[c].idle_since;
             let pick = sched::pick(&self.config, &mut self.cpus[c], &mut self.threads, c, t0);
