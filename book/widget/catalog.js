@@ -23,8 +23,10 @@ const catalogText = (lang) => (/^zh\b/i.test(String(lang)) ? CATALOG_ZH : NO_TRA
 function tunable(raw, owner, text) {
   if (!raw || typeof raw.name !== "string") throw new Error("catalog: a tunable has no name");
   const listed = Array.isArray(raw.values) ? raw.values.map(String) : [];
-  // A choice is picked from a list; `features` lists names to combine, so it stays text.
-  const values = raw.type === "features" ? null : listed.length ? listed : raw.type === "bool" ? ["0", "1"] : null;
+  // A choice is picked from a list; `features` and `choices` list names to combine, so they
+  // stay text.
+  const combined = raw.type === "features" || raw.type === "choices";
+  const values = combined ? null : listed.length ? listed : raw.type === "bool" ? ["0", "1"] : null;
   return {
     name: raw.name,
     type: raw.type ?? "str",
@@ -35,6 +37,7 @@ function tunable(raw, owner, text) {
     help: text.tunable(raw.name, owner) ?? raw.help ?? "",
     values,
     features: raw.type === "features" ? listed : null,
+    choices: raw.type === "choices" ? listed : null,
   };
 }
 
@@ -97,6 +100,9 @@ export function checkValue(t, value) {
     case "features":
       return value.split(",").every((v) => t.features.includes(v.replace(/^NO_/, ""))) ? null
         : bad(`must be features separated by commas, each one of ${t.features.join(", ")}, or NO_ before one`);
+    case "choices":
+      return value.split(",").every((v) => t.choices.includes(v)) ? null
+        : bad(`must be names separated by commas, each one of ${t.choices.join(", ")}`);
     case "fraction": {
       const m = /^(\d+)(?:\/(\d+))?$/.exec(value);
       const ok = m && (m[2] === undefined ? Number(m[1]) <= 1 : Number(m[2]) > 0 && Number(m[1]) <= Number(m[2]));

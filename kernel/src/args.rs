@@ -79,6 +79,7 @@ pub const GLOBAL: &[Tunable] = &[
     crate::workload::NICE,
     crate::workload::RTPRIO,
     crate::workload::RTPOLICY,
+    crate::workload::POLICY,
     crate::workload::WARP,
     crate::workload::AFFINITY,
     crate::workload::ARRIVE,
@@ -166,6 +167,10 @@ fn describe_kind(f: &mut fmt::Formatter, t: &Tunable) -> fmt::Result {
             write!(f, "one of: ")?;
             names(f, all, |n| n)
         }
+        Kind::Choices(all) => {
+            write!(f, "1 to {MAX_LIST} comma-separated names, each one of: ")?;
+            names(f, all, |n| n)
+        }
     }
 }
 
@@ -190,18 +195,21 @@ pub fn parse_value(t: &Tunable, text: &str) -> Option<Value> {
             let (p, q) = (parse_int(p)?, parse_int(q)?);
             (p >= 0 && q > 0 && p <= q && q <= 1 << 20).then_some(Value::Fraction(p as u64, q as u64))
         }
-        Kind::List { min, max } => {
-            let mut list = IntList { items: [0; MAX_LIST], len: 0 };
-            for item in text.split(',') {
-                let v = parse_int(item).filter(|v| (min..=max).contains(v))?;
-                *list.items.get_mut(list.len)? = v;
-                list.len += 1;
-            }
-            Some(Value::List(list))
-        }
+        Kind::List { min, max } => parse_list(text, |item| parse_int(item).filter(|v| (min..=max).contains(v))),
+        Kind::Choices(all) => parse_list(text, |item| all.iter().position(|c| *c == item).map(|i| i as i64)),
         Kind::Features(all) => apply_features(all, apply_features(all, 0, t.default)?, text).map(Value::Features),
         Kind::Choice(all) => all.iter().position(|c| *c == text).map(Value::Choice),
     }
+}
+
+/// A comma-separated list of at most `MAX_LIST` items, each read by `item`.
+fn parse_list(text: &str, item: impl Fn(&str) -> Option<i64>) -> Option<Value> {
+    let mut list = IntList { items: [0; MAX_LIST], len: 0 };
+    for text in text.split(',') {
+        *list.items.get_mut(list.len)? = item(text)?;
+        list.len += 1;
+    }
+    Some(Value::List(list))
 }
 
 /// `base` with each comma-separated `NAME` (on) or `NO_NAME` (off) in `text` applied.

@@ -20,7 +20,7 @@ use crate::mutex::{self, Mutexes};
 use crate::pipe::Pipes;
 use crate::sched::class::Classes;
 use crate::args::{Kind, Tunable};
-use crate::task::{self, Args, Class, Entry, MAX_TASKS, Params, State, Task, Tid};
+use crate::task::{self, Args, Class, Entry, FairPolicy, MAX_TASKS, Params, State, Task, Tid};
 use crate::{power, report, sbi, trace};
 pub use balance::Smp;
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -136,7 +136,7 @@ impl Kernel {
         // `isolcpus`: only a task pinned to isolated harts alone runs there.
         let housekeeping = allowed & !self.smp.isolated;
         let allowed = if housekeeping != 0 { housekeeping } else { allowed };
-        self.policy.admit(&params.class)?;
+        self.policy.admit(&params.class, params.policy)?;
         self.count = tid;
         self.live += 1;
         let now = self.clock();
@@ -165,6 +165,9 @@ impl Kernel {
         let (policy, t) = (&self.policy, &self.tasks[tid]);
         trace::event(now, "new", tid, |l| {
             l.push(" name=").push(t.name()).push(" class=").push(t.class.name());
+            if t.policy != FairPolicy::Normal {
+                l.push(" policy=").push(t.policy.name());
+            }
             if t.nice != 0 {
                 l.field_int("nice", t.nice as i64);
             }

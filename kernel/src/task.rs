@@ -5,7 +5,7 @@
 use crate::arch::Context;
 use core::cell::UnsafeCell;
 
-pub use runqueue_sched_api::{Class, MAX_TASKS, Tid};
+pub use runqueue_sched_api::{Class, FairPolicy, MAX_TASKS, Tid};
 
 const NAME_CAP: usize = 16;
 
@@ -33,6 +33,7 @@ pub enum State {
 pub struct Params {
     pub nice: i32,
     pub class: Class,
+    pub policy: FairPolicy,
     /// BVT's warp W, in ns of virtual time (0: never warps).
     pub warp_ns: u64,
     /// Lottery and stride tickets; 0: derived from `nice` (`runqueue_policies::lottery::tickets_for_nice`).
@@ -48,7 +49,7 @@ pub struct Params {
 }
 
 impl Params {
-    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, warp_ns: 0, tickets: 0, slice_ns: 0, harts: 0, arrive_ns: 0, burst_ns: 0 };
+    pub const FAIR: Params = Params { nice: 0, class: Class::Fair, policy: FairPolicy::Normal, warp_ns: 0, tickets: 0, slice_ns: 0, harts: 0, arrive_ns: 0, burst_ns: 0 };
 }
 
 /// A task as the core sees it. Policies get its `view`: a copy of what they may read, so a
@@ -62,6 +63,8 @@ pub struct Task {
     /// higher-priority task waits for (`mutex.rs`; Linux's `prio` against `normal_prio`).
     pub class: Class,
     pub base: Class,
+    /// SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE, for the fair class.
+    pub policy: FairPolicy,
     pub warp_ns: u64,
     /// Lottery and stride tickets (at least 1).
     pub tickets: u32,
@@ -111,6 +114,7 @@ impl Task {
         nice: 0,
         class: Class::Fair,
         base: Class::Fair,
+        policy: FairPolicy::Normal,
         warp_ns: 0,
         tickets: 1,
         slice_ns: 0,
@@ -138,9 +142,9 @@ impl Task {
 
     /// A runnable task, created at `now`.
     pub fn new(tid: Tid, params: Params, allowed: u32, entry: Entry, args: Args, now: u64) -> Task {
-        let Params { nice, class, warp_ns, tickets, slice_ns, burst_ns, .. } = params;
+        let Params { nice, class, policy, warp_ns, tickets, slice_ns, burst_ns, .. } = params;
         let tickets = if tickets == 0 { runqueue_policies::lottery::tickets_for_nice(nice) } else { tickets };
-        Task { tid, nice, class, base: class, warp_ns, tickets, slice_ns, allowed, burst_ns, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
+        Task { tid, nice, class, base: class, policy, warp_ns, tickets, slice_ns, allowed, burst_ns, state: State::Runnable, entry, args, runnable_since: now, ..Task::FREE }
     }
 
     /// What a policy may see of this task (`runqueue_sched_api::Task`).
@@ -149,8 +153,8 @@ impl Task {
             State::Running(h) => Some(h),
             _ => None,
         };
-        let Task { tid, nice, class, warp_ns, tickets, slice_ns, allowed, burst_ns, stint_ns, .. } = *self;
-        runqueue_sched_api::Task { tid, nice, class, warp_ns, tickets, slice_ns, allowed, burst_ns, stint_ns, hart }
+        let Task { tid, nice, class, policy, warp_ns, tickets, slice_ns, allowed, burst_ns, stint_ns, .. } = *self;
+        runqueue_sched_api::Task { tid, nice, class, policy, warp_ns, tickets, slice_ns, allowed, burst_ns, stint_ns, hart }
     }
 
     pub fn name(&self) -> &str {

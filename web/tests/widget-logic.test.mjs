@@ -24,6 +24,7 @@ const RAW = {
     { name: "seed", type: "int", default: 0, min: 0, max: null },
     { name: "trace", type: "choice", default: "on", values: ["on", "off"] },
     { name: "nice", type: "list", default: "0", min: -20, max: 19 },
+    { name: "policy", type: "choices", default: "normal", values: ["normal", "batch", "idle"] },
   ],
   tunables: [
     { name: "cfs.features", type: "features", default: "START_DEBIT,FAIR_SLEEPERS", values: ["START_DEBIT", "FAIR_SLEEPERS"] },
@@ -34,11 +35,12 @@ const RAW = {
 test("the catalog puts prefixed tunables under their owner and keeps smp's limit", () => {
   const c = normalizeCatalog(RAW);
   assert.deepEqual(c.scheds.find((s) => s.name === "cfs").tunables.map((t) => t.name), ["cfs.features"]);
-  assert.deepEqual(c.common.map((t) => t.name), ["seed", "trace", "nice"]);
+  assert.deepEqual(c.common.map((t) => t.name), ["seed", "trace", "nice", "policy"]);
   assert.equal(c.maxHarts, 4);
   assert.deepEqual(c.defaults, { sched: "cfs", workload: "realtime" });
   assert.deepEqual(c.tunables.get("trace").values, ["on", "off"], "a choice is a drop-down");
   assert.equal(c.tunables.get("cfs.features").values, null, "features combine, so they are typed");
+  assert.equal(c.tunables.get("policy").values, null, "a list of names is typed too");
   assert.throws(() => normalizeCatalog({ scheds: [], workloads: [] }), /no schedulers/);
   assert.throws(() => normalizeCatalog(null), /no schedulers/);
 });
@@ -63,6 +65,8 @@ test("command lines are parsed with a reason for every bad word", () => {
   const t = (name) => c.tunables.get(name);
   assert.equal(checkValue(t("cfs.features"), "NO_FAIR_SLEEPERS,START_DEBIT"), null);
   assert.match(checkValue(t("cfs.features"), "TURBO"), /each one of START_DEBIT, FAIR_SLEEPERS/);
+  assert.equal(checkValue(t("policy"), "normal,idle,batch"), null);
+  assert.match(checkValue(t("policy"), "normal,fifo"), /each one of normal, batch, idle/);
   assert.equal(checkValue(t("nice"), "0,-5,19"), null);
   assert.match(checkValue(t("nice"), "0,-21"), /-20\.\.19/);
   assert.equal(checkValue(t("sjf.alpha"), "1/2"), null);

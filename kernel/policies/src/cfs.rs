@@ -5,11 +5,14 @@
 //! `__sched_period`, `place_entity` (START_DEBIT, FAIR_SLEEPERS, GENTLE_FAIR_SLEEPERS),
 //! `check_preempt_tick`, `check_preempt_wakeup` / `wakeup_preempt_entity` (WAKEUP_PREEMPT),
 //! the skip buddy set by `yield_task_fair`, and `sched_prio_to_weight` from `core.c`.
+//! SCHED_BATCH and SCHED_IDLE tasks as `fair_policy` has them (not the smaller sleeper credit
+//! 5.15-6.5 give a SCHED_IDLE task in `place_entity`).
 //! Linux keeps the queue in a red-black tree; with at most 63 tasks a scan is as fast and
 //! easier to read. Tunables are Linux's single-CPU defaults (6 ms, 0.75 ms, 1 ms), not
 //! scaled by 1 + log2(ncpus) as Linux does, so a run on 4 harts keeps the same numbers.
 
 use crate::Where;
+use crate::fair_policy::{self, wakeup_verdict};
 use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
@@ -174,7 +177,7 @@ impl Scheduler for Cfs {
         let tid = task.tid;
         match why {
             Enqueue::New => {
-                self.entity[tid].weight = weight_of(task.nice);
+                self.entity[tid].weight = fair_policy::weight(task.nice, task.policy);
                 self.place(tid, true);
             }
             Enqueue::Wakeup => self.place(tid, false),
@@ -226,13 +229,20 @@ impl Scheduler for Cfs {
         delta > ideal as i64
     }
 
-    /// `wakeup_preempt_entity(curr, woken) == 1`.
+    /// `check_preempt_wakeup`: the policies' rules, then `wakeup_preempt_entity(curr, woken) == 1`.
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        if let Some(verdict) = wakeup_verdict(current, woken) {
+            return verdict;
+        }
         if !self.has(WAKEUP_PREEMPT) {
             return false;
         }
         let (c, w) = (&self.entity[current.tid], &self.entity[woken.tid]);
         c.vruntime as i64 - w.vruntime as i64 > self.wakeup_gran_for(w.weight) as i64
+    }
+
+    fn fair_policies(&self) -> bool {
+        true
     }
 
     fn block(&mut self, task: &Task, _now: u64) {

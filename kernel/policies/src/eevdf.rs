@@ -23,9 +23,11 @@
 //!   with its lag cut to 0 if positive), PLACE_REL_DEADLINE (a moved task keeps its deadline
 //!   relative to its vruntime), and per-task requests (`sched_runtime`, clamped to
 //!   0.1-100 ms); before 6.12 every task's request is the base slice.
-//! `yield` pushes the deadline one request further (`yield_task_fair`).
+//! `yield` pushes the deadline one request further (`yield_task_fair`). SCHED_BATCH and
+//! SCHED_IDLE tasks as `fair_policy` has them.
 
-use crate::{Where, cfs::weight_of};
+use crate::Where;
+use crate::fair_policy::{self, wakeup_verdict};
 use core::cell::Cell;
 use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
@@ -79,7 +81,7 @@ pub const SPEC: SchedSpec<Eevdf> = SchedSpec {
     build: |s: &dyn Settings| {
         let v6_12 = s.int("eevdf.version") == 1;
         let features = s.features("eevdf.features") & if v6_12 { u32::MAX } else { IN_6_6 };
-        Ok(Eevdf { base_slice: s.int("eevdf.base_slice_ns") as u64, custom_slices: v6_12, features, entity: [Entity::NONE; MAX_TASKS], protected: Cell::new(0), seq: 0 })
+        Ok(Eevdf { base_slice: s.int("eevdf.base_slice_ns") as u64, v6_12, features, entity: [Entity::NONE; MAX_TASKS], protected: Cell::new(0), seq: 0 })
     },
 };
 
@@ -107,8 +109,8 @@ impl Entity {
 
 pub struct Eevdf {
     base_slice: u64,
-    /// Per-task requests (`sched_runtime`) are honoured (Linux 6.12).
-    custom_slices: bool,
+    /// Following Linux 6.12 rather than 6.6: per-task requests (`sched_runtime`) are honoured.
+    v6_12: bool,
     features: u32,
     entity: [Entity; MAX_TASKS],
     /// Bit t: task t runs on the deadline it was picked with, its slice protected
@@ -252,8 +254,8 @@ impl Scheduler for Eevdf {
         let tid = task.tid;
         match why {
             Enqueue::New => {
-                let slice = if self.custom_slices && task.slice_ns > 0 { task.slice_ns.clamp(MIN_CUSTOM_SLICE, MAX_CUSTOM_SLICE) } else { self.base_slice };
-                self.entity[tid] = Entity { weight: weight_of(task.nice), slice, ..Entity::NONE };
+                let slice = if self.v6_12 && task.slice_ns > 0 { task.slice_ns.clamp(MIN_CUSTOM_SLICE, MAX_CUSTOM_SLICE) } else { self.base_slice };
+                self.entity[tid] = Entity { weight: fair_policy::weight(task.nice, task.policy), slice, ..Entity::NONE };
                 self.place(tid, true, false);
             }
             Enqueue::Wakeup if self.entity[tid].delayed => self.requeue_delayed(tid),
@@ -306,10 +308,16 @@ impl Scheduler for Eevdf {
         due && self.others_runnable(tid) && self.pick_eevdf(Some(tid), &|_| true) != Some(tid)
     }
 
-    /// `check_preempt_wakeup_fair`.
+    /// `check_preempt_wakeup_fair`: the policies' rules, then the pick.
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
+        let verdict = wakeup_verdict(current, woken);
+        // 6.6 lets a waker preempt a SCHED_IDLE task before it looks at WAKEUP_PREEMPTION;
+        // 6.12 looks first (since 6.11's "SCHED_IDLE entity ... strict hierarchy" rework).
         if !self.has(WAKEUP_PREEMPTION) {
-            return false;
+            return !self.v6_12 && verdict == Some(true);
+        }
+        if let Some(verdict) = verdict {
+            return verdict;
         }
         let (c, w) = (current.tid, woken.tid);
         let due = self.due(c);
@@ -320,6 +328,10 @@ impl Scheduler for Eevdf {
         }
         let pick = self.pick_eevdf(Some(c), &|_| true);
         pick == Some(w) || (due && pick != Some(c))
+    }
+
+    fn fair_policies(&self) -> bool {
+        true
     }
 
     /// `dequeue_entity` for a sleep: with DELAY_DEQUEUE an ineligible task stays queued.

@@ -9,6 +9,7 @@
 pub mod bvt;
 pub mod cfs;
 pub mod eevdf;
+pub mod fair_policy;
 pub mod fifo;
 pub mod lottery;
 pub mod mlfq;

@@ -63,6 +63,31 @@ impl Class {
     }
 }
 
+/// The policy of a task in the fair class (sched(7)): SCHED_NORMAL (SCHED_OTHER), SCHED_BATCH,
+/// whose wakeups never preempt, or SCHED_IDLE, which weighs 3 (`WEIGHT_IDLEPRIO`) whatever
+/// its nice and gives way to any other fair task that wakes. Only the fair policies that
+/// follow Linux (CFS, EEVDF) accept the last two (`policy=`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FairPolicy {
+    Normal,
+    Batch,
+    Idle,
+}
+
+impl FairPolicy {
+    /// In the order of the `policy=` list's names.
+    pub const ALL: [FairPolicy; 3] = [FairPolicy::Normal, FairPolicy::Batch, FairPolicy::Idle];
+
+    /// The name on `new` trace events and in `policy=`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FairPolicy::Normal => "normal",
+            FairPolicy::Batch => "batch",
+            FairPolicy::Idle => "idle",
+        }
+    }
+}
+
 /// What a policy sees of a task: made by the core for each call, so a policy can read
 /// these figures but can change nothing the core keeps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -70,6 +95,8 @@ pub struct Task {
     pub tid: Tid,
     pub nice: i32,
     pub class: Class,
+    /// Its fair-class policy (meaningful while `class` is `Fair`).
+    pub policy: FairPolicy,
     /// BVT's warp W, in ns of virtual time (0: never warps).
     pub warp_ns: u64,
     /// Lottery and stride tickets (at least 1): `tickets=`, else derived from `nice`.
@@ -118,6 +145,11 @@ pub trait Scheduler {
     fn block(&mut self, _task: &Task, _now: u64) {}
     /// `task` has exited.
     fn exit(&mut self, _task: &Task) {}
+    /// Whether it implements SCHED_BATCH and SCHED_IDLE (`Task::policy`); the kernel refuses
+    /// a task with either policy under a scheduler that does not.
+    fn fair_policies(&self) -> bool {
+        false
+    }
     /// The per-task state shown on `new`, `in` and `wake` trace events (e.g. ` vr=12 min=10`).
     fn describe(&self, _tid: Tid, _out: &mut Fields) {}
     /// The discrete state a `state` event reports when it changes (e.g. ` lvl=2`).

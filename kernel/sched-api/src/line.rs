@@ -94,7 +94,7 @@ pub struct Fields<'a> {
 }
 
 /// The names the core's own fields use on the events a policy describes.
-const CORE_KEYS: &[&str] = &["name", "class", "nice", "why", "ran", "cpu", "wait", "key", "value"];
+const CORE_KEYS: &[&str] = &["name", "class", "policy", "nice", "why", "ran", "cpu", "wait", "key", "value"];
 
 impl<'a> Fields<'a> {
     pub fn new(line: &'a mut Line) -> Fields<'a> {

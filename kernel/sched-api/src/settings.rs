@@ -15,6 +15,8 @@ pub enum Kind {
     /// over the default set, like writes to Linux's `sched_features`.
     Features(&'static [&'static str]),
     Choice(&'static [&'static str]),
+    /// Comma-separated names, each one of these; read as the list of their indices.
+    Choices(&'static [&'static str]),
 }
 
 /// One tunable: its name, what values it takes, and how the book should present it.
@@ -44,6 +46,7 @@ impl IntList {
 pub trait Settings {
     fn int(&self, name: &str) -> i64;
     fn fraction(&self, name: &str) -> (u64, u64);
+    /// A `List`, or a `Choices` as the index of each name.
     fn list(&self, name: &str) -> IntList;
     /// Bit i set = feature i of the tunable's list is on.
     fn features(&self, name: &str) -> u32;

@@ -17,9 +17,9 @@
 use super::Kernel;
 use crate::args::{ArgError, Kind, Settings, Tunable};
 use crate::hart::{self, MAX_HARTS};
-use crate::task::{Class, State, Tid};
+use crate::task::{Class, FairPolicy, State, Tid};
 use crate::trace;
-use runqueue_policies::cfs::weight_of;
+use runqueue_policies::fair_policy::weight;
 
 /// A domain balances when its busiest queue's load exceeds the local one's by 17 %.
 const IMBALANCE_PCT: u64 = 117;
@@ -200,7 +200,7 @@ impl Kernel {
     /// (Linux's `scale_rt_capacity`, here from what runs now rather than an average), so its
     /// waiting fair tasks weigh as if on a much smaller CPU and move elsewhere.
     fn load(&self, h: usize) -> u64 {
-        let load: u64 = self.queue_tasks(h).map(|t| weight_of(self.tasks[t].nice)).sum();
+        let load: u64 = self.queue_tasks(h).map(|t| weight(self.tasks[t].nice, self.tasks[t].policy)).sum();
         let running = self.current[h];
         if running == 0 || self.tasks[running].class == Class::Fair {
             return load;
@@ -225,10 +225,19 @@ impl Kernel {
         (0..self.harts).filter(|h| mask & (1 << h) != 0).min_by_key(|&h| (self.load(h), h))
     }
 
-    /// `task_hot`: it left a hart less than `sched_migration_cost_ns` ago.
+    /// `task_hot`: it left a hart less than `sched_migration_cost_ns` ago; a SCHED_IDLE task
+    /// never counts as hot.
     fn hot(&self, tid: Tid, now: u64) -> bool {
-        let last = self.tasks[tid].last_ran;
-        last != 0 && now.saturating_sub(last) < self.smp.migration_cost_ns
+        let t = &self.tasks[tid];
+        t.policy != FairPolicy::Idle && t.last_ran != 0 && now.saturating_sub(t.last_ran) < self.smp.migration_cost_ns
+    }
+
+    /// Idle for a waking task (`available_idle_cpu || sched_idle_cpu`): nothing runs there, or
+    /// only SCHED_IDLE tasks, which the wakee will preempt.
+    fn idle_for_wakeup(&self, h: usize) -> bool {
+        let running = self.current[h];
+        let held = running != 0 && self.tasks[running].class != Class::Fair;
+        !held && self.queue_tasks(h).all(|t| self.tasks[t].policy == FairPolicy::Idle)
     }
 
     /// The harts `tid` may be placed on: its allowed harts in the domain, or, for a task
@@ -258,14 +267,14 @@ impl Kernel {
         let prev = self.tasks[tid].queue;
         let prev = if may(prev) { prev } else { self.least_loaded(ok).unwrap_or(prev) };
         let target = if sync && may(waker) && self.current[waker] != 0 && self.nr_running(waker) == 1 { waker } else { prev };
-        if self.idle(target) {
+        if self.idle_for_wakeup(target) {
             return target;
         }
-        if self.idle(prev) || (target == prev && self.hot(tid, now)) {
+        if self.idle_for_wakeup(prev) || (target == prev && self.hot(tid, now)) {
             return prev;
         }
         let nearby = (target + 1..self.harts).chain(0..target);
-        nearby.clone().find(|&h| may(h) && self.idle(h)).unwrap_or(target)
+        nearby.clone().find(|&h| may(h) && self.idle_for_wakeup(h)).unwrap_or(target)
     }
 
     /// Moves fair task `tid` (queued, or about to wake) to hart `to`'s queue, with a
@@ -360,7 +369,7 @@ impl Kernel {
             if moved == self.smp.nr_migrate || imbalance == 0 {
                 break;
             }
-            let weight = weight_of(self.tasks[tid].nice);
+            let weight = weight(self.tasks[tid].nice, self.tasks[tid].policy);
             if (self.hot(tid, now) && failed <= CACHE_NICE_TRIES) || (!idle && weight >> failed.min(63) > imbalance) {
                 continue;
             }

@@ -19,7 +19,7 @@ use super::deadline::Deadline;
 use super::rt::Rt;
 use crate::args::{ArgError, Settings};
 use crate::hart::MAX_HARTS;
-use crate::task::{Class, MAX_TASKS, Task, Tid};
+use crate::task::{Class, FairPolicy, MAX_TASKS, Task, Tid};
 use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, Line, Scheduler};
 
 pub struct Classes {
@@ -73,8 +73,16 @@ impl Classes {
         self.fair[self.slot(queue)].view()
     }
 
-    /// Admission control: `Err` says why a task of `class` cannot join.
-    pub fn admit(&mut self, class: &Class) -> Result<(), &'static str> {
+    /// Admission control: `Err` says why a task of `class` with fair-class `policy` cannot join.
+    pub fn admit(&mut self, class: &Class, policy: FairPolicy) -> Result<(), &'static str> {
+        if policy != FairPolicy::Normal {
+            if *class != Class::Fair {
+                return Err("policy=batch or policy=idle is a fair-class policy: that task cannot also be real-time or deadline");
+            }
+            if !self.fair[0].view().fair_policies() {
+                return Err("policy=batch and policy=idle are Linux's: only sched=cfs and sched=eevdf implement them");
+            }
+        }
         self.dl.admit(class)
     }
 
@@ -254,7 +262,7 @@ fn refuse(fields: &Fields, method: &str) {
     if let Some(name) = fields.refused() {
         let name = core::str::from_utf8(&name).unwrap_or("?").trim_end();
         panic!(
-            "the policy's {method}() wrote a trace field named {name:?}: names are 1-16 of a-z, 0-9 and _, and not one of the core's (name, class, nice, why, ran, cpu, wait, key, value)"
+            "the policy's {method}() wrote a trace field named {name:?}: names are 1-16 of a-z, 0-9 and _, and not one of the core's (name, class, policy, nice, why, ran, cpu, wait, key, value)"
         );
     }
 }

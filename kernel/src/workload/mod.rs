@@ -17,7 +17,7 @@ mod yield_speed;
 
 use crate::args::{ArgError, IntList, Kind, Settings, Tunable};
 use crate::dispatch::Kernel;
-use crate::task::{Args, Class, Entry, Params, Tid};
+use crate::task::{Args, Class, Entry, FairPolicy, Params, Tid};
 
 pub struct WorkloadSpec {
     pub name: &'static str,
@@ -44,11 +44,10 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
 /// the command line (`nice=`, `rtprio=`, `warp_us=`, `affinity=`, `arrive_ms=`, `tickets=`,
-/// `slice_us=`) over the parameters the
-/// workload chose for it.
+/// `slice_us=`, `policy=`) over the parameters the workload chose for it.
 pub struct Spawner<'a> {
     kernel: &'a mut Kernel,
-    lists: [IntList; 7],
+    lists: [IntList; 8],
     rr: bool,
     spawned: usize,
 }
@@ -58,7 +57,7 @@ impl<'a> Spawner<'a> {
         let given = |name| {
             if settings.given(name) { settings.list(name) } else { IntList::EMPTY }
         };
-        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms"), given("tickets"), given("slice_us")];
+        let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms"), given("tickets"), given("slice_us"), given("policy")];
         Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, spawned: 0 }
     }
 
@@ -73,7 +72,7 @@ impl<'a> Spawner<'a> {
         full[..args.len()].copy_from_slice(args);
         let n = self.spawned;
         self.spawned += 1;
-        let [nice, rtprio, warp, harts, arrive, tickets, slice] = self.lists.map(|l| l.as_slice().get(n).copied());
+        let [nice, rtprio, warp, harts, arrive, tickets, slice, policy] = self.lists.map(|l| l.as_slice().get(n).copied());
         params.nice = nice.map_or(params.nice, |v| v as i32);
         params.class = match rtprio {
             Some(0) => Class::Fair,
@@ -81,6 +80,7 @@ impl<'a> Spawner<'a> {
             Some(p) => Class::Fifo(p as u8),
             None => params.class,
         };
+        params.policy = policy.map_or(params.policy, |p| FairPolicy::ALL[p as usize]);
         params.warp_ns = warp.map_or(params.warp_ns, |us| us as u64 * 1000);
         params.harts = harts.map_or(params.harts, |m| m as u32);
         params.arrive_ns = arrive.map_or(params.arrive_ns, |ms| ms as u64 * 1_000_000);
@@ -121,6 +121,13 @@ pub const RTPOLICY: Tunable = Tunable {
     default: "fifo",
     unit: "",
     help: "the real-time policy of the tasks rtprio= puts in the real-time class",
+};
+pub const POLICY: Tunable = Tunable {
+    name: "policy",
+    kind: Kind::Choices(&["normal", "batch", "idle"]),
+    default: "normal",
+    unit: "",
+    help: "fair-class policy of each task in creation order (CFS and EEVDF only): normal = SCHED_NORMAL; batch = SCHED_BATCH, its wakeups never preempt; idle = SCHED_IDLE, weight 3 whatever its nice, and any other fair task that wakes preempts it",
 };
 pub const WARP: Tunable = Tunable {
     name: "warp_us",
