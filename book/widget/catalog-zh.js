@@ -60,6 +60,7 @@ export const TUNABLES = {
   nice: "按创建顺序给出每个任务的 nice 值（如 0,-5,5）；列表之外的任务保持负载自己的设定。CFS、BVT 和 EEVDF 按它加权",
   rtprio: "按创建顺序给出每个任务的实时优先级：0 = 公平调度类，1..99 = SCHED_FIFO（或 rtpolicy 指定的策略），高于所有公平任务",
   rtpolicy: "rtprio= 放入实时调度类的任务所用的实时策略",
+  policy: "按创建顺序给出每个任务在公平调度类中的策略（仅 CFS 和 EEVDF）：normal = SCHED_NORMAL；batch = SCHED_BATCH，它被唤醒时从不抢占；idle = SCHED_IDLE，不论 nice 如何权重都是 3，任何其他公平任务被唤醒时都会立即抢占它",
   warp_us: "按创建顺序给出每个任务的 BVT 弯曲量 W（它被唤醒时借用的虚拟时间）",
   affinity: "每个任务可以在哪些硬件线程上运行，用 taskset 那样的位掩码表示（1 = 硬件线程 0，2 = 硬件线程 1，3 = 两者，……）；0 = 全部",
   rq: "运行队列：像 Linux 那样每个硬件线程一个并做负载均衡（perhart），或像 xv6 和 ArceOS 那样所有硬件线程共用一个（global）",

@@ -9,6 +9,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+mod idle_policy;
+pub use idle_policy::{idle_policy_preempted, idle_policy_share};
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     pub time_ns: u64,

@@ -28,6 +28,16 @@ pub fn kernel(append: &str) -> Run {
     Run { result, events, console: out.console }
 }
 
+/// Boots the kernel with `append`, which it must refuse (exit code 2, bad arguments), and
+/// returns what it printed.
+pub fn boot_error(append: &str) -> String {
+    let config = Config { bootargs: append.into(), ..Config::default() };
+    let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    assert_eq!(code, 2, "`{append}` exited {code}:\n{}", out.console);
+    out.console
+}
+
 impl Run {
     pub fn iterations(&self) -> Vec<u64> {
         self.result.tasks.iter().map(|t| t.iterations).collect()

@@ -70,3 +70,30 @@ fn every_policy_on_three_harts_with_a_queue_each() {
 fn every_policy_on_four_harts_with_a_queue_each() {
     check_all(4, "perhart");
 }
+
+/// SCHED_IDLE as Linux has it (`policy=idle`, CFS and EEVDF): while a normal task is runnable
+/// in its hart's queue, an idle task gets at most its weight's share (3 against the lightest
+/// normal task's 1024, nice 0 here) plus one stint (a tick, and EEVDF's 0.75 ms request), and a
+/// normal task that wakes or is moved there preempts it at once. Sleepers, hogs and jobs that
+/// arrive late, on one hart and on two or four with a queue each.
+#[test]
+fn sched_idle_yields_to_normal_tasks() {
+    const SWITCH_NS: u64 = 200_000;
+    const STINT_NS: u64 = 750_000 + SLACK_NS;
+    let mut failures = Vec::new();
+    for sched in ["cfs", "eevdf", "eevdf eevdf.version=6.6"] {
+        for workload in [
+            "workload=spin wl.tasks=4 policy=idle,normal,idle,normal",
+            "workload=intr wl.tasks=3 wl.hogs=2 wl.run_ms=1000 policy=normal,idle,normal,idle,idle",
+            "workload=bursts wl.burst_ms=200,30,40,300 arrive_ms=0,50,120,10 policy=idle,normal,normal,idle",
+        ] {
+            for machine in ["smp=1", "smp=2 rq=perhart", "smp=4 rq=perhart"] {
+                let append = format!("sched={sched} {workload} {machine}");
+                let run = kernel(&append);
+                let checks = [props::idle_policy_preempted(&run.events, SWITCH_NS), props::idle_policy_share(&run.events, (3, 1027), STINT_NS)];
+                failures.extend(checks.into_iter().filter_map(Result::err).map(|v| format!("{append}: {v}")));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
