@@ -16,17 +16,24 @@
 
 use super::Policy;
 use super::deadline::Deadline;
+use super::fair_server::FairServer;
 use super::rt::Rt;
 use crate::args::{ArgError, Settings};
 use crate::hart::MAX_HARTS;
-use crate::task::{Class, FairPolicy, MAX_TASKS, Task, Tid};
+use crate::task::{Class, FairPolicy, MAX_TASKS, State, Task, Tid};
 use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, Line, Scheduler};
 
 pub struct Classes {
     /// The fair policy's instances: one per hart, or only the first (`rq=global`).
     fair: [Policy; MAX_HARTS],
     perhart: bool,
+    harts: usize,
     rt: Rt,
+    /// Linux 6.12's fair server, one per hart (`rt.starvation=server`).
+    server: FairServer,
+    /// Runnable fair tasks (running ones included) of each fair instance, to start and stop
+    /// the server as `enqueue_task_fair` and `dequeue_entities` do.
+    fair_nr: [u32; MAX_HARTS],
     dl: Deadline,
     /// Each task's class rank (`Class::rank`), recorded when it is created.
     rank: [u8; MAX_TASKS],
@@ -41,16 +48,18 @@ pub struct Classes {
 impl Classes {
     /// Before the command line is read: no tasks exist yet.
     pub const EMPTY: Classes =
-        Classes { fair: [const { Policy::IDLE }; MAX_HARTS], perhart: false, rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3], carry: [None; MAX_TASKS] };
+        Classes { fair: [const { Policy::IDLE }; MAX_HARTS], perhart: false, harts: 1, rt: Rt::EMPTY, server: FairServer::OFF, fair_nr: [0; MAX_HARTS], dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3], carry: [None; MAX_TASKS] };
 
     /// Sets the classes up in place (they are too big for a stack to hold copies), with the
     /// fair policy `sched=` chose, one instance per run queue.
     pub fn configure(&mut self, s: &Settings, perhart: bool) -> Result<(), ArgError> {
-        // Deadline tasks may reserve the RT share of every hart (all of it without throttling).
-        let (runtime, period) = (s.int("rt.runtime_us"), s.int("rt.period_us"));
-        let share_ppm = if runtime < 0 { 1_000_000 } else { (runtime * 1_000_000 / period).min(1_000_000) as u64 };
+        // Deadline tasks may reserve the RT share of every hart (all of it without throttling),
+        // less the fair server's.
         self.perhart = perhart;
+        self.harts = s.smp();
         self.rt.configure(s);
+        self.server.configure(s);
+        let share_ppm = self.rt.share_ppm().saturating_sub(self.server.share_ppm());
         self.dl = Deadline::new(share_ppm * s.smp() as u64);
         let queues = if perhart { s.smp() } else { 1 };
         for slot in &mut self.fair[..queues] {
@@ -94,6 +103,30 @@ impl Classes {
         }
     }
 
+    /// The harts fair instance `slot` serves.
+    fn harts_of(&self, slot: usize) -> core::ops::Range<usize> {
+        if self.perhart { slot..slot + 1 } else { 0..self.harts }
+    }
+
+    /// One more runnable fair task in the queue of `queue`: the first starts the servers of
+    /// its harts.
+    fn fair_joined(&mut self, queue: usize, now: u64) {
+        let slot = self.slot(queue);
+        self.fair_nr[slot] += 1;
+        if self.fair_nr[slot] == 1 {
+            self.harts_of(slot).for_each(|h| self.server.start(h, now));
+        }
+    }
+
+    /// One fewer: the last stops them.
+    fn fair_left(&mut self, queue: usize) {
+        let slot = self.slot(queue);
+        self.fair_nr[slot] -= 1;
+        if self.fair_nr[slot] == 0 {
+            self.harts_of(slot).for_each(|h| self.server.stop(h));
+        }
+    }
+
     /// Whether any task above the fair class exists: only then are there timer events
     /// besides ticks and sleepers (`next_event`), and all-fair runs stay as they were.
     pub fn timed(&self) -> bool {
@@ -107,7 +140,9 @@ impl Classes {
     pub fn next_event(&mut self, hart: usize, running: Option<&Task>, now: u64) -> Option<u64> {
         let dl = if self.present[2] { self.dl.next_event(hart, running, now) } else { None };
         let rt = if self.present[1] { self.rt.next_event(hart, running, now) } else { None };
-        dl.into_iter().chain(rt).min()
+        let fair_since = running.filter(|t| self.rank[t.tid] == 0).map(|t| t.charged_at);
+        let server = if self.present[1] { self.server.next_event(hart, fair_since, now) } else { None };
+        dl.into_iter().chain(rt).chain(server).min()
     }
 
     /// At a timer event that is not a tick: only the class checks (out of budget or
@@ -118,18 +153,25 @@ impl Classes {
         let current = &current.view();
         let own = match self.rank[current.tid] {
             0 => false,
-            1 => self.rt.outranked(current, now),
+            1 => self.rt.outranked(current, now) || self.serving(current.hart.unwrap_or(0), now),
             _ => self.dl.tick(current, now),
         };
         own || self.higher_ready(current, now)
     }
 
-    /// A class above `current`'s has a task waiting for its hart.
+    /// A class above `current`'s has a task waiting for its hart; while the fair server runs
+    /// fair tasks there, the real-time class waits.
     #[inline(always)]
     fn higher_ready(&mut self, current: &api::Task, now: u64) -> bool {
         let hart = current.hart.unwrap_or(0);
         let rank = self.rank[current.tid];
-        (rank < 2 && self.present[2] && self.dl.ready(hart, now, u64::MAX)) || (rank == 0 && self.present[1] && self.rt.ready(hart, now, 0))
+        (rank < 2 && self.present[2] && self.dl.ready(hart, now, u64::MAX))
+            || (rank == 0 && self.present[1] && !self.server.active(hart, now) && self.rt.ready(hart, now, 0))
+    }
+
+    /// The fair server takes `hart` for fair tasks now.
+    fn serving(&self, hart: usize, now: u64) -> bool {
+        self.fair_nr[self.slot(hart)] > 0 && self.server.active(hart, now)
     }
 
     fn view_of(&self, task: &Task) -> &dyn Scheduler {
@@ -148,21 +190,35 @@ impl Classes {
             self.rank[task.tid] = task.class.rank();
             self.present[self.rank[task.tid] as usize] = true;
         }
+        if self.rank[task.tid] == 0 && matches!(why, Enqueue::New | Enqueue::Wakeup) {
+            self.fair_joined(task.queue, now);
+        }
         self.of(task).enqueue(&task.view(), why, now);
     }
 
     pub fn pick_next(&mut self, hart: usize, now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
         let dl = if self.present[2] { self.dl.pick_next(hart, now, allowed) } else { None };
-        let rt = || {
-            if self.present[1] { self.rt.pick_next(hart, now, allowed) } else { None }
-        };
-        dl.or_else(rt).or_else(|| self.fair(hart).pick_next(hart, now, allowed))
+        if dl.is_some() {
+            return dl;
+        }
+        // The fair server's turn comes before real-time tasks (after deadline tasks: see
+        // `fair_server.rs`).
+        if self.present[1] && self.serving(hart, now)
+            && let Some(tid) = self.fair(hart).pick_next(hart, now, allowed)
+        {
+            return Some(tid);
+        }
+        let rt = if self.present[1] { self.rt.pick_next(hart, now, allowed) } else { None };
+        rt.or_else(|| self.fair(hart).pick_next(hart, now, allowed))
     }
 
     pub fn charge(&mut self, task: &Task, ran_ns: u64, now: u64) {
         let view = &task.view();
         if let Some(hart) = view.hart {
             self.rt.roll(hart, now);
+            if self.rank[task.tid] == 0 {
+                self.server.consume(hart, ran_ns, now);
+            }
         }
         self.of(task).charge(view, ran_ns, now);
     }
@@ -179,8 +235,9 @@ impl Classes {
     pub fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
         let (c, w) = (&current.view(), &woken.view());
         // A higher class's own rule covers a lower-class `current` (RT: any priority beats a
-        // fair task, whose RT priority reads as 0).
-        self.rank[w.tid] >= self.rank[c.tid] && self.view_of(woken).wakeup_preempts(c, w)
+        // fair task, whose RT priority reads as 0), except a fair task the server runs.
+        let served = self.rank[c.tid] == 0 && self.rank[w.tid] == 1 && self.serving(c.hart.unwrap_or(0), current.charged_at);
+        !served && self.rank[w.tid] >= self.rank[c.tid] && self.view_of(woken).wakeup_preempts(c, w)
     }
 
     /// How firmly `task` holds the hart it runs on: a task woken elsewhere preempts the hart
@@ -194,10 +251,16 @@ impl Classes {
     }
 
     pub fn block(&mut self, task: &Task, now: u64) {
+        if self.rank[task.tid] == 0 {
+            self.fair_left(task.queue);
+        }
         self.of(task).block(&task.view(), now);
     }
 
     pub fn exit(&mut self, task: &Task) {
+        if self.rank[task.tid] == 0 {
+            self.fair_left(task.queue);
+        }
         self.of(task).exit(&task.view());
     }
 
@@ -210,6 +273,10 @@ impl Classes {
             return false;
         };
         self.fair(to).attach(view, carry, queued, now);
+        if queued {
+            self.fair_left(task.queue);
+            self.fair_joined(to, now);
+        }
         true
     }
 
@@ -222,6 +289,12 @@ impl Classes {
     pub fn change_class(&mut self, task: &Task, old: Class, queued: bool, now: u64) -> Result<(), &'static str> {
         let (tid, new) = (task.tid, task.class);
         let view = &task.view();
+        let runnable = matches!(task.state, State::Runnable | State::Running(_));
+        match (old.rank(), new.rank()) {
+            (0, 1) if runnable => self.fair_left(task.queue),
+            (1, 0) if runnable => self.fair_joined(task.queue, now),
+            _ => {}
+        }
         match (old.rank(), new.rank()) {
             (0, 1) => {
                 let before = &api::Task { class: old, ..*view };

@@ -9,6 +9,7 @@
 
 pub mod class;
 pub mod deadline;
+pub mod fair_server;
 pub mod rt;
 
 use crate::args::{ArgError, Settings, Tunable};

@@ -5,7 +5,8 @@
 //! task keeps the unexpired part of its quantum. RT throttling
 //! (`Documentation/scheduler/sched-rt-group.rst`): in each period of `rt.period_us` the
 //! class may use `rt.runtime_us` of each hart; past that the hart runs fair tasks (or idles)
-//! until the next period. `rt.runtime_us=-1` turns throttling off. `next_event` tells the
+//! until the next period. `rt.runtime_us=-1` turns throttling off, as does
+//! `rt.starvation=server` (the fair server, `fair_server.rs`) or `none`. `next_event` tells the
 //! core when a hart's RT runtime runs out and when its throttled period ends, so both take
 //! effect on time rather than at the next tick.
 
@@ -68,10 +69,16 @@ impl Rt {
         used: [0; MAX_HARTS],
     };
 
+    /// The share of each hart the class may use, in millionths (all of it unthrottled).
+    pub fn share_ppm(&self) -> u64 {
+        self.runtime.map_or(1_000_000, |r| (r * 1_000_000 / self.period).min(1_000_000))
+    }
+
     pub fn configure(&mut self, s: &Settings) {
         let runtime = s.int("rt.runtime_us");
         self.rr_slice = s.int("rt.rr_slice_ms") as u64 * 1_000_000;
-        self.runtime = (runtime >= 0).then_some(runtime as u64 * 1000);
+        let throttling = runtime >= 0 && s.int("rt.starvation") == 0;
+        self.runtime = throttling.then_some(runtime as u64 * 1000);
         self.period = s.int("rt.period_us") as u64 * 1000;
     }
 
