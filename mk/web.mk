@@ -9,8 +9,12 @@ WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_wasm.wasm
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 WASM_BINDGEN := $(TOOLS)/bin/wasm-bindgen
 CHROMIUM ?= /usr/bin/chromium
-# Size over speed: see docs/web.md for the measurement behind this choice.
+# Speed over size: see docs/web.md ("Speed") for the measurements behind both choices.
 WASM_OPT_LEVEL ?= 3
+# Binaryen's optimiser (npm's `binaryen`, JS and wasm, so `npm ci` brings it) after
+# wasm-bindgen; WASM_OPT_PASSES= (empty) leaves the wasm as rustc made it.
+WASM_OPT := $(WEB_DIR)/node_modules/.bin/wasm-opt
+WASM_OPT_PASSES ?= -O4
 
 # A real ftrace parser (TRAPpy) in its own venv, for the test of the ftrace export.
 FTRACE_VENV := $(TOOLS)/ftrace-check
@@ -31,12 +35,26 @@ setup-web: setup-rust setup-mdbook setup-ftrace-check
 	  $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(TOOLS)
 	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; }
 
+# wasm-opt on the page's wasm (half a minute): skipped when wasm-bindgen gave the same bytes
+# as last time with the same passes, whose result is kept in $(WEB_PKG)/wasm-opt/.
+define wasm-opt
+	@wasm=$(WEB_PKG)/runqueue_wasm_bg.wasm; kept=$(WEB_PKG)/wasm-opt; \
+	if cmp -s $$wasm $$kept/in.wasm && [ "$$(cat $$kept/passes 2>/dev/null)" = "$(WASM_OPT_PASSES)" ]; then \
+	  echo "wasm-opt: unchanged input, kept result" && cp $$kept/out.wasm $$wasm; \
+	else \
+	  rm -rf $$kept && mkdir -p $$kept && cp $$wasm $$kept/in.wasm && \
+	  echo "$(WASM_OPT) $(WASM_OPT_PASSES)" && $(WASM_OPT) $(WASM_OPT_PASSES) $$wasm -o $$kept/out.wasm && \
+	  cp $$kept/out.wasm $$wasm && echo "$(WASM_OPT_PASSES)" > $$kept/passes; \
+	fi
+endef
+
 # Everything the site's runqueue/ folder is made from: the wasm emulator, the kernel, the CLI.
 # panic = "abort": the wasm target has no unwinding, and the emulator never panics on guest input.
 web-assets: setup-web kernel build
 	$(CARGO) build --target wasm32-unknown-unknown --release -p runqueue-wasm \
 	  --config 'profile.release.panic="abort"' --config 'profile.release.opt-level=$(WASM_OPT_LEVEL)'
 	$(WASM_BINDGEN) --target web --no-typescript --remove-name-section --remove-producers-section --out-dir $(WEB_PKG) $(WASM_RAW)
+	$(if $(strip $(WASM_OPT_PASSES)),$(wasm-opt))
 
 # The sources the site was built from, for a student who has only the website (the labs'
 # pages link it): the committed tree from git, or this folder without what builds make.

@@ -1,32 +1,54 @@
-// `make bench-web`: the three speed figures of docs/web.md, measured in headless Chromium.
+// `make bench-web`: the speed figures of docs/web.md, measured in headless Chromium.
 //  1. MIPS of the wasm emulator in the widget's Worker on the bench guest (runqueue/bench.elf,
 //     when the build copied it; otherwise a kernel run), next to the native CLI on the same
 //     ELF, best of three each;
-//  2. time from pressing Run to the first kernel output in the demo chapter;
-//  3. the gzipped size of the page's wasm.
-// Prints a table and writes it as JSON to web-bench.json in cargo's target folder.
+//  2. the seed-scale replay (web/replay.mjs: seed 004's 60 s `intr` run on two harts) in the
+//     same Worker and natively on the same arguments: wall seconds, instructions, MIPS, best
+//     of REPLAY_ROUNDS (default 2) each;
+//  3. time from pressing Run to the first kernel output in the demo chapter;
+//  4. the gzipped size of the page's wasm.
+// Native and page runs alternate, so both see the same load on a shared machine. Prints a
+// table and writes it as JSON to web-bench.json in cargo's target folder.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { SITE, start } from "./browser.mjs";
+import { workerRun } from "./pages.mjs";
+import { replay } from "./replay.mjs";
 import { runqueueCli, targetDir } from "../scripts/target-dir.mjs";
 
 const RUNQUEUE = runqueueCli();
 const KERNEL_ARGS = "sched=cfs workload=fairness-unequal smp=1";
 const ROUNDS = 3;
+const REPLAY_ROUNDS = Number(process.env.REPLAY_ROUNDS ?? 2);
+if (!(Number.isInteger(REPLAY_ROUNDS) && REPLAY_ROUNDS >= 0)) throw new Error(`REPLAY_ROUNDS=${process.env.REPLAY_ROUNDS}: a whole number, 0 to skip the replay`);
 
 const useBench = existsSync(join(SITE, "runqueue/bench.elf"));
 const elf = useBench ? "bench.elf" : "kernel.elf";
 const args = useBench ? "" : KERNEL_ARGS;
 
-/** Wall seconds of one native run of the same ELF (process start-up included, ~1 ms). */
-function nativeSeconds() {
+/** Wall seconds of one native run (process start-up included, ~1 ms). */
+function nativeSeconds(argv) {
   const t0 = process.hrtime.bigint();
-  execFileSync(RUNQUEUE, ["run", join(SITE, "runqueue", elf), "--append", args, "--max-insns", "20000000000"], { stdio: "ignore" });
+  execFileSync(RUNQUEUE, ["run", ...argv], { stdio: "ignore" });
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
+
+/** Best of `rounds` alternating native and page runs: the page's fastest run and the native best seconds. */
+async function paired(page, site, rounds, run, argv) {
+  let best = null;
+  let native = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    native = Math.min(native, nativeSeconds(argv));
+    const r = await workerRun(page, site, run);
+    if (!best || r.seconds < best.seconds) best = r;
+  }
+  return { page: best, nativeSeconds: native };
+}
+
+const fixed = (x, digits = 1) => Number(x.toFixed(digits));
 
 if (!existsSync(join(SITE, "experiments.html"))) {
   throw new Error("experiments.html is not in the built book: list experiments.md in book/src/SUMMARY.md");
@@ -34,18 +56,23 @@ if (!existsSync(join(SITE, "experiments.html"))) {
 const site = await start();
 try {
   const page = await site.context.newPage();
-  // Native and browser rounds alternate, so both see the same load on a shared machine.
-  let best = null;
-  let nativeBest = Infinity;
-  for (let i = 0; i < ROUNDS; i++) {
-    nativeBest = Math.min(nativeBest, nativeSeconds());
-    await page.goto(`${site.base}runqueue/widget/bench.html?elf=${elf}&args=${encodeURIComponent(args)}`);
-    await page.waitForFunction(() => globalThis.benchResult, null, { timeout: 600_000 });
-    const r = await page.evaluate(() => globalThis.benchResult);
-    if (r.error) throw new Error(`bench page: ${r.error}`);
-    if (!best || r.mips > best.mips) best = r;
+  const bench = await paired(page, site, ROUNDS, { elf, args }, [join(SITE, "runqueue", elf), "--append", args, "--max-insns", "20000000000"]);
+  const nativeMips = bench.page.instret / bench.nativeSeconds / 1e6;
+
+  let replayRow = {};
+  if (REPLAY_ROUNDS > 0) {
+    const r = replay();
+    const { page: p, nativeSeconds: s } = await paired(page, site, REPLAY_ROUNDS, { args: r.args, harts: r.harts, max: r.maxInsns },
+      ["--append", r.args, "--max-insns", String(r.maxInsns)]);
+    replayRow = {
+      replay_args: r.args,
+      replay_instructions: p.instret,
+      replay_page_seconds: fixed(p.seconds, 2),
+      replay_native_seconds: fixed(s, 2),
+      replay_page_mips: fixed(p.mips),
+      replay_native_mips: fixed(p.instret / s / 1e6),
+    };
   }
-  const nativeMips = best.instret / nativeBest / 1e6;
 
   await page.goto(`${site.base}experiments.html`);
   await page.waitForFunction(() => globalThis.runqueue?.ready);
@@ -56,15 +83,16 @@ try {
   const wasm = readFileSync(join(SITE, "runqueue/pkg/runqueue_wasm_bg.wasm"));
   const report = {
     workload: useBench ? "bench guest (runqueue bench)" : `kernel: ${KERNEL_ARGS}`,
-    instructions: best.instret,
-    wasm_mips: Number(best.mips.toFixed(1)),
-    native_mips: Number(nativeMips.toFixed(1)),
-    wasm_over_native: Number((best.mips / nativeMips).toFixed(2)),
+    instructions: bench.page.instret,
+    wasm_mips: fixed(bench.page.mips),
+    native_mips: fixed(nativeMips),
+    wasm_over_native: fixed(bench.page.mips / nativeMips, 2),
+    ...replayRow,
     first_output_ms: Math.round(firstOutputMs),
     wasm_bytes: wasm.length,
     wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length,
   };
-  for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(18)} ${v}`);
+  for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(22)} ${v}`);
   writeFileSync(join(targetDir(), "web-bench.json"), `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   await site.stop();

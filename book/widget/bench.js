@@ -1,6 +1,8 @@
 // The benchmark page: runs an ELF to completion in the widget's own Worker (worker.js, so it
-// measures exactly what a reader's run gets) and publishes {instret, seconds, mips, exitCode}
-// as `window.benchResult` for web/bench.mjs.
+// measures exactly what a reader's run gets) and publishes {instret, seconds, mips, exitCode,
+// console} as `window.benchResult` for web/bench.mjs. With `?trace=ftrace` (or `chrome`) it
+// then asks the Worker for the run's trace in that format, after the clock has stopped, and
+// adds it as `trace`: the determinism test compares both with `runqueue run`'s.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 
@@ -11,10 +13,13 @@ async function bench() {
   const response = await fetch(new URL(`../${name}`, import.meta.url));
   if (!response.ok) throw new Error(`${name} could not be loaded (HTTP ${response.status})`);
   const elf = await response.arrayBuffer();
+  const traceFormat = q.get("trace");
+  if (traceFormat !== null && !["ftrace", "chrome"].includes(traceFormat)) throw new Error(`trace=${traceFormat}: use ftrace or chrome`);
   const worker = new Worker(WORKER_URL, { type: "module" });
   const decoder = new TextDecoder();
   let console = "";
   let start = 0;
+  let result = null;
   const finished = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
       if (data.type === "booted") {
@@ -22,10 +27,15 @@ async function bench() {
         worker.postMessage({ type: "run" });
       } else if (data.type === "output") {
         console += decoder.decode(data.console, { stream: true });
-      } else if (data.type === "done" || data.type === "error") {
+      } else if (data.type === "done") {
         const seconds = (performance.now() - start) / 1000;
-        if (data.type === "error") reject(new Error(data.message));
-        else resolve({ elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, console });
+        result = { elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, console };
+        if (traceFormat === null) resolve(result);
+        else worker.postMessage({ type: "trace", format: traceFormat });
+      } else if (data.type === "trace") {
+        resolve({ ...result, trace: data.text ?? data.json });
+      } else if (data.type === "error") {
+        reject(new Error(data.message));
       }
     };
   });

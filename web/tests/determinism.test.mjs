@@ -1,0 +1,62 @@
+// Determinism across the two builds: chapter experiments run in the page's Worker (the wasm
+// emulator, sliced as the widget slices it) and natively with `runqueue run` give the same
+// console and the same trace, byte for byte. One hart, two harts, a modelled host, and the
+// seed-scale replay's arguments over a shorter run.
+
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { start } from "../browser.mjs";
+import { workerRun } from "../pages.mjs";
+import { replay } from "../replay.mjs";
+import { runqueueCli } from "../../scripts/target-dir.mjs";
+
+const REPLAY_MS = 1500;
+const short = replay(REPLAY_MS);
+const RUNS = [
+  { name: "one hart (the demo chapter's CFS run)", args: "sched=cfs workload=fairness-unequal" },
+  { name: "two harts", args: "sched=rr workload=fairness-equal smp=2" },
+  { name: "a modelled host", args: "sched=cfs workload=cyclictest wl.loops=300 host=untuned host.hogs=2" },
+  { name: `seed 004's replay over ${REPLAY_MS} ms`, args: short.args, max: short.maxInsns },
+];
+
+let site;
+let page;
+before(async () => {
+  site = await start();
+  page = await site.context.newPage();
+});
+after(async () => site?.stop());
+
+/** Console (stdout) and Chrome trace of `runqueue run` on `args`. */
+function native(args, max) {
+  const dir = mkdtempSync(join(tmpdir(), "rq-det-"));
+  try {
+    const stdout = execFileSync(runqueueCli(), ["run", "--append", args, "--max-insns", String(max), "--trace", join(dir, "t.json")], { encoding: "utf8", maxBuffer: 64 << 20 });
+    return { console: stdout, trace: readFileSync(join(dir, "t.json"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const { name, args, max = 5e9 } of RUNS) {
+  test(`${name}: console and trace are byte-identical in the page and natively`, async () => {
+    const harts = Number(/\bsmp=(\d+)/.exec(args)?.[1] ?? 1);
+    const inPage = await workerRun(page, site, { args, harts, max, trace: "chrome" });
+    const cli = native(args, max);
+    assert.equal(inPage.exitCode, 0);
+    assert.ok(inPage.console.includes("RESULT {"), "the run printed its RESULT line");
+    assert.ok(JSON.parse(inPage.trace).traceEvents.length > 0, "the run has a trace");
+    // Not assert.equal on the texts: a diff of megabytes would bury the first difference.
+    for (const what of ["console", "trace"]) {
+      const [a, b] = [inPage[what], cli[what]];
+      let i = 0;
+      while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
+      assert.ok(a.length === b.length && i === a.length,
+        `${what} differs from byte ${i} (page ${a.length} bytes, native ${b.length}): page ${JSON.stringify(a.slice(i, i + 80))}, native ${JSON.stringify(b.slice(i, i + 80))}`);
+    }
+  });
+}
