@@ -29,6 +29,7 @@ fn tunable(u: &mut Uart, t: &Tunable) -> fmt::Result {
         Kind::List { min, max } => ("list", Some((min, max)), &[]),
         Kind::Features(all) => ("features", None, all),
         Kind::Choice(all) => ("choice", None, all),
+        Kind::Text => ("text", None, &[]),
     };
     write!(u, ",\"type\":\"{kind}\",\"default\":")?;
     match t.kind {

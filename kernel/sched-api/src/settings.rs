@@ -15,6 +15,9 @@ pub enum Kind {
     /// over the default set, like writes to Linux's `sched_features`.
     Features(&'static [&'static str]),
     Choice(&'static [&'static str]),
+    /// Free text the kernel parses itself (cgroup paths and keyed lists such as `a:100,b:300`);
+    /// a policy never reads one.
+    Text,
 }
 
 /// One tunable: its name, what values it takes, and how the book should present it.

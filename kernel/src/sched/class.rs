@@ -14,17 +14,17 @@
 //! This is also where the core meets the policy's code: each call hands the policy a view of
 //! the task (`Task::view`), and what the policy writes into a trace event is checked.
 
-use super::Policy;
 use super::deadline::Deadline;
+use super::group::Hierarchy;
 use super::rt::Rt;
 use crate::args::{ArgError, Settings};
-use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Task, Tid};
 use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, Line, Scheduler};
 
 pub struct Classes {
-    /// The fair policy's instances: one per hart, or only the first (`rq=global`).
-    fair: [Policy; MAX_HARTS],
+    /// The fair policy's instances: one per hart, or only the first (`rq=global`), each with
+    /// its cgroups' queues below it.
+    fair: Hierarchy,
     perhart: bool,
     rt: Rt,
     dl: Deadline,
@@ -41,7 +41,7 @@ pub struct Classes {
 impl Classes {
     /// Before the command line is read: no tasks exist yet.
     pub const EMPTY: Classes =
-        Classes { fair: [const { Policy::IDLE }; MAX_HARTS], perhart: false, rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3], carry: [None; MAX_TASKS] };
+        Classes { fair: Hierarchy::EMPTY, perhart: false, rt: Rt::EMPTY, dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3], carry: [None; MAX_TASKS] };
 
     /// Sets the classes up in place (they are too big for a stack to hold copies), with the
     /// fair policy `sched=` chose, one instance per run queue.
@@ -52,11 +52,7 @@ impl Classes {
         self.perhart = perhart;
         self.rt.configure(s);
         self.dl = Deadline::new(share_ppm * s.smp() as u64);
-        let queues = if perhart { s.smp() } else { 1 };
-        for slot in &mut self.fair[..queues] {
-            *slot = s.sched.build(s)?;
-        }
-        Ok(())
+        self.fair.configure(s, perhart)
     }
 
     /// The index of the fair instance that holds the tasks of `queue`.
@@ -66,11 +62,11 @@ impl Classes {
 
     fn fair(&mut self, queue: usize) -> &mut dyn Scheduler {
         let slot = self.slot(queue);
-        self.fair[slot].get()
+        self.fair.at(slot)
     }
 
     fn fair_view(&self, queue: usize) -> &dyn Scheduler {
-        self.fair[self.slot(queue)].view()
+        self.fair.at_view(self.slot(queue))
     }
 
     /// Admission control: `Err` says why a task of `class` cannot join.
@@ -89,7 +85,7 @@ impl Classes {
     /// Whether any task above the fair class exists: only then are there timer events
     /// besides ticks and sleepers (`next_event`), and all-fair runs stay as they were.
     pub fn timed(&self) -> bool {
-        self.present[1] || self.present[2]
+        self.present[1] || self.present[2] || self.fair.timed()
     }
 
     /// The earliest time a class above the fair one needs `hart` looked at (`running` is the
@@ -99,7 +95,9 @@ impl Classes {
     pub fn next_event(&mut self, hart: usize, running: Option<&Task>, now: u64) -> Option<u64> {
         let dl = if self.present[2] { self.dl.next_event(hart, running, now) } else { None };
         let rt = if self.present[1] { self.rt.next_event(hart, running, now) } else { None };
-        dl.into_iter().chain(rt).min()
+        let slot = self.slot(hart);
+        let refill = if self.fair.timed() { self.fair.next_event(slot, now) } else { None };
+        dl.into_iter().chain(rt).chain(refill).min()
     }
 
     /// At a timer event that is not a tick: only the class checks (out of budget or
@@ -109,7 +107,7 @@ impl Classes {
     pub fn recheck(&mut self, current: &Task, now: u64) -> bool {
         let current = &current.view();
         let own = match self.rank[current.tid] {
-            0 => false,
+            0 => self.fair.at(self.slot(current.hart.unwrap_or(0))).recheck(current, now),
             1 => self.rt.outranked(current, now),
             _ => self.dl.tick(current, now),
         };
