@@ -130,9 +130,11 @@ fn no_task_of_a_throttled_group_runs_while_throttled() {
 
 /// Trace property: over each 250 ms window after the first, the groups' shares stay within 5
 /// points of their weights (25/75): the hierarchy is fair over short spans too, not only in sum.
+/// Three tasks in `a` and one in `b`, so that weighing tasks instead of groups would give `a`
+/// 75 % (with one in `a` and three in `b`, 100:300 is a quarter per task either way).
 #[test]
 fn group_shares_hold_in_every_window() {
-    let args = "sched=cfs workload=spin wl.tasks=4 wl.run_ms=2000 cgroup=a,b,b,b cpu.weight=a:100,b:300";
+    let args = "sched=cfs workload=spin wl.tasks=4 wl.run_ms=2000 cgroup=a,a,a,b cpu.weight=a:100,b:300";
     let run = kernel(args);
     let groups = group_of(&run.events);
     const WINDOW: u64 = 250_000_000;
@@ -167,8 +169,10 @@ fn hackbench_s(args: &str) -> f64 {
 
 /// Seed 002: hackbench in a BVT cgroup with a warp, beside a hog in another group, runs slower
 /// than under plain CFS with the same groups, because BVT_PLACEMENT places a woken entity just
-/// after min_vruntime (no sleeper credit); the seed's fix (placement after CFS's credited
-/// point) brings it back to CFS's time. What reproduces is the direction and the fix: the
+/// after min_vruntime (no sleeper credit): the group never sleeps (each task is woken by the
+/// other), so this acts inside it, where the woken receiver no longer preempts the sender and
+/// every message costs a second sleep and wakeup (the book's chapter 7 shows it in the trace);
+/// the seed's fix (placement after CFS's credited point) brings it back to CFS's time. What reproduces is the direction and the fix: the
 /// seed measured about 2x (2.6 s against 5.0-5.5 s); ours, with two hackbench tasks, at least
 /// 8 % slower with epsilon placement and within 5 % of CFS with the fix.
 #[test]
