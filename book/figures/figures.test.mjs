@@ -363,6 +363,39 @@ test("the trace gives each task's first queue, its moves by reason, and each har
   assert.equal(traceValues("T 1 0 new 1 name=spin0 class=fair vr=1 min=1", run).rq_at_start, "n/a");
 });
 
+test("the trace gives each cgroup's CPU share and sleeps, each task's longest wait and how its stints ended", () => {
+  const run = { smp: 1, tasks: [task(1, "recv0", 1e9, 1e8, 1), task(2, "send0", 1e9, 2e8, 1), task(3, "hog0", 1e9, 7e8, 1)] };
+  const trace = [
+    "T 100000 0 new 1 name=recv0 class=fair cg=1",
+    "T 110000 0 new 2 name=send0 class=fair cg=1",
+    "T 120000 0 new 3 name=hog0 class=fair",
+    "T 200000 0 in 2 cg=1",
+    "T 300000 0 out 2 why=block ran=100000",
+    "T 300000 0 in 1 cg=1",
+    "T 400000 0 wake 2 cg=1",
+    "T 500000 0 out 1 why=block ran=200000",
+    "T 500000 0 in 2 cg=1",
+    "T 600000 0 out 2 why=preempt ran=100000",
+    "T 600000 0 throttle 0 cg=1 rq=0",
+    "T 700000 0 in 3",
+    "T 2600000 0 out 3 why=preempt ran=1900000",
+    "T 2700000 0 in 2 cg=1",
+    "T 2800000 0 out 2 why=sleep ran=100000",
+    "",
+  ].join("\n");
+  const v = traceValues(trace, run);
+  assert.deepEqual([v.cg1_cpu_pct, v.cg0_cpu_pct], ["30.0", "70.0"]);
+  // Group 1 slept once: when send0 slept at 2.8 ms with recv0 blocked since 0.5 ms, not at 0.3 ms (recv0 was runnable).
+  assert.deepEqual([v.cg1_sleeps, v.cg0_sleeps, v.throttles], ["1", "0", "1"]);
+  // send0 waited from its preemption at 0.6 ms to 2.7 ms; recv0 from its creation at 0.1 ms to 0.3 ms.
+  assert.deepEqual([v.send0_wait_max_ms, v.recv0_wait_max_ms], ["2.1", "0.2"]);
+  assert.deepEqual([v.send0_out_block, v.send0_out_preempt, v.send0_out_sleep, v.hog0_out_preempt], ["1", "1", "1", "1"]);
+  // Without cgroup= no group figures, but the waits are still there.
+  const flat = traceValues(trace.replaceAll(" cg=1", ""), run);
+  assert.equal(flat.cg0_cpu_pct, undefined);
+  assert.equal(flat.send0_out_block, "1");
+});
+
 test("a run pending a setting the kernel lacks shows as pending in tables and in the figures quoted", () => {
   const t = compareTable({ id: "t", metric: "iterations", corner: "cache", rows: [["off", "one"], ["on", "two"]] },
     new Map([["one", result], ["two", PENDING]]));

@@ -351,6 +351,7 @@ export function traceValues(text, result) {
     v[`hart${h}_between_ms`] = ms(between[h]);
   }
   v.between_total_ms = ms(between.reduce((a, b) => a + b, 0));
+  Object.assign(v, groupValues(text, result), readyValues(text, result));
   const little = littlesLaw(text, result);
   if (little) {
     v.little_l = little.L.toFixed(3);
@@ -378,6 +379,74 @@ export function traceValues(text, result) {
     if (firstHart.has(tid)) v[`${task}_first_hart`] = String(firstHart.get(tid));
     // Which hart booked its wakeups: where its sleep timer fired (or its waker ran).
     wakesOn.get(tid).forEach((n, h) => (v[`${task}_wakes_hart${h}`] = String(n)));
+  }
+  return v;
+}
+
+// cgroup figures (docs/trace.md: a task's group is the `cg=` of its `new`, the root is 0): each
+// group's share of the CPU the tasks used, `cg<N>_cpu_pct`, and how often it went to sleep,
+// `cg<N>_sleeps`: its last runnable task blocked, slept or exited, so that its entity left its
+// parent's queue and the next wakeup places it again. `throttles`: `cpu.max` throttles in all.
+export function groupValues(text, result) {
+  const group = new Map();
+  const runnable = new Map();
+  const sleeps = new Map();
+  let throttles = 0;
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    if (f[0] !== "T" || f.length < 5) continue;
+    const [kind, tid] = [f[3], Number(f[4])];
+    if (kind === "throttle") throttles += 1;
+    if (kind === "new") {
+      const cg = f.slice(5).find((x) => x.startsWith("cg="));
+      group.set(tid, cg ? Number(cg.slice(3)) : 0);
+    }
+    const g = group.get(tid);
+    if (g === undefined) continue;
+    const why = kind === "out" ? f.find((x) => x.startsWith("why="))?.slice(4) : undefined;
+    if (kind === "new" || kind === "wake") runnable.set(g, (runnable.get(g) ?? 0) + 1);
+    else if (why === "block" || why === "sleep" || why === "exit") {
+      runnable.set(g, runnable.get(g) - 1);
+      if (runnable.get(g) === 0 && why !== "exit") sleeps.set(g, (sleeps.get(g) ?? 0) + 1);
+    }
+  }
+  const v = { throttles: String(throttles) };
+  if (![...group.values()].some((g) => g > 0)) return v;
+  const total = result.tasks.reduce((s, t) => s + t.cpu_ns, 0);
+  for (const g of new Set(group.values())) {
+    const cpu = result.tasks.filter((t) => group.get(t.tid) === g).reduce((s, t) => s + t.cpu_ns, 0);
+    v[`cg${g}_cpu_pct`] = pct(total === 0 ? 0 : (cpu / total) * 100);
+    v[`cg${g}_sleeps`] = String(sleeps.get(g) ?? 0);
+  }
+  return v;
+}
+
+// Each task's waits for the CPU, from becoming runnable (`new`, `wake`, or an `out` that left
+// it runnable: preempted or yielding) to its next `in`: the longest, `<task>_wait_max_ms`; and
+// how its stints ended, `<task>_out_<why>` (how often it was preempted, blocked, ...).
+export function readyValues(text, result) {
+  const name = new Map(result.tasks.map((t) => [t.tid, t.name]));
+  const since = new Map();
+  const worst = new Map();
+  const outs = new Map(result.tasks.map((t) => [t.tid, {}]));
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    if (f[0] !== "T" || f.length < 5 || !name.has(Number(f[4]))) continue;
+    const [t, kind, tid] = [Number(f[1]), f[3], Number(f[4])];
+    if (kind === "new" || kind === "wake") since.set(tid, t);
+    else if (kind === "in" && since.has(tid)) {
+      worst.set(tid, Math.max(worst.get(tid) ?? 0, t - since.get(tid)));
+      since.delete(tid);
+    } else if (kind === "out") {
+      const why = f.find((x) => x.startsWith("why="))?.slice(4);
+      outs.get(tid)[why] = (outs.get(tid)[why] ?? 0) + 1;
+      if (why === "preempt" || why === "yield") since.set(tid, t);
+    }
+  }
+  const v = {};
+  for (const [tid, task] of name) {
+    v[`${task}_wait_max_ms`] = ms(worst.get(tid) ?? 0);
+    for (const why of ["preempt", "yield", "block", "sleep"]) v[`${task}_out_${why}`] = String(outs.get(tid)[why] ?? 0);
   }
   return v;
 }

@@ -19,6 +19,7 @@ pub enum Value {
     /// Bit i set = feature i of the tunable's list is on.
     Features(u32),
     Choice(usize),
+    Text(&'static str),
 }
 
 /// The command-line settings everything else is built from.
@@ -88,6 +89,10 @@ pub const GLOBAL: &[Tunable] = &[
     crate::workload::ARRIVE,
     crate::workload::TICKETS,
     crate::workload::SLICE,
+    crate::sched::cgroup::CGROUP,
+    crate::sched::cgroup::WEIGHT,
+    crate::sched::cgroup::WEIGHT_NICE,
+    crate::sched::cgroup::MAX,
     crate::dispatch::balance::RQ,
     crate::dispatch::balance::BALANCE_MS,
     crate::dispatch::balance::MIGRATION_COST,
@@ -111,6 +116,8 @@ pub enum ArgError {
     TooMany,
     /// A combination the tables cannot express (e.g. a list whose length must match another).
     Invalid(&'static str, &'static str),
+    /// One word of a text tunable is wrong: the tunable, the word, why.
+    BadWord(&'static str, &'static str, &'static str),
 }
 
 fn names<T>(out: &mut fmt::Formatter, items: impl IntoIterator<Item = T>, name: impl Fn(&T) -> &str) -> fmt::Result {
@@ -150,6 +157,7 @@ impl fmt::Display for ArgError {
             }
             ArgError::TooMany => write!(f, "too many arguments (at most {MAX_GIVEN})"),
             ArgError::Invalid(name, why) => write!(f, "{name}: {why}"),
+            ArgError::BadWord(name, word, why) => write!(f, "{name}: '{word}': {why}"),
         }
     }
 }
@@ -174,6 +182,7 @@ fn describe_kind(f: &mut fmt::Formatter, t: &Tunable) -> fmt::Result {
             write!(f, "1 to {MAX_LIST} comma-separated names, each one of: ")?;
             names(f, all, |n| n)
         }
+        Kind::Text => write!(f, "text: {}", t.help),
     }
 }
 
@@ -190,7 +199,7 @@ fn parse_int(text: &str) -> Option<i64> {
 }
 
 /// Parses `text` as a value of `t`; `None` when it is not one.
-pub fn parse_value(t: &Tunable, text: &str) -> Option<Value> {
+pub fn parse_value(t: &Tunable, text: &'static str) -> Option<Value> {
     match t.kind {
         Kind::Int { min, max } => parse_int(text).filter(|v| (min..=max).contains(v)).map(Value::Int),
         Kind::Fraction => {
@@ -202,6 +211,8 @@ pub fn parse_value(t: &Tunable, text: &str) -> Option<Value> {
         Kind::Choices(all) => parse_list(text, |item| all.iter().position(|c| *c == item).map(|i| i as i64)),
         Kind::Features(all) => apply_features(all, apply_features(all, 0, t.default)?, text).map(Value::Features),
         Kind::Choice(all) => all.iter().position(|c| *c == text).map(Value::Choice),
+        // Checked by whoever reads it (`sched::cgroup`), which names what is wrong.
+        Kind::Text => Some(Value::Text(text)),
     }
 }
 
@@ -314,6 +325,14 @@ impl Settings {
         match self.value(name) {
             Value::Features(bits) => bits,
             _ => 0,
+        }
+    }
+
+    /// A text tunable's value ("" when not given and its default is empty).
+    pub fn text(&self, name: &str) -> &'static str {
+        match self.value(name) {
+            Value::Text(t) => t,
+            _ => "",
         }
     }
 

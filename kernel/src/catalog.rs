@@ -30,6 +30,7 @@ fn tunable(u: &mut Uart, t: &Tunable) -> fmt::Result {
         Kind::Features(all) => ("features", None, all),
         Kind::Choice(all) => ("choice", None, all),
         Kind::Choices(all) => ("choices", None, all),
+        Kind::Text => ("text", None, &[]),
     };
     write!(u, ",\"type\":\"{kind}\",\"default\":")?;
     match t.kind {

@@ -125,7 +125,7 @@ impl Writer {
             }
             // The host's steal is invisible to a guest's own ftrace; mutex events have no
             // scheduler tracepoint of their own here.
-            Kind::Exit | Kind::State | Kind::Mark | Kind::Steal | Kind::Lock | Kind::Boost | Kind::Unboost => {}
+            Kind::Exit | Kind::State | Kind::Mark | Kind::Steal | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
 }

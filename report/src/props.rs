@@ -90,7 +90,7 @@ pub fn consistent(events: &[Event]) -> Result<(), Violation> {
             Kind::Exit => {
                 state.insert(e.tid, State::Done);
             }
-            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
+            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
     match state.iter().find(|(_, s)| **s != State::Done) {
@@ -147,7 +147,7 @@ pub fn work_conserving(events: &[Event], harts: u32, slack_ns: u64) -> Result<()
             Kind::Exit => {
                 runnable.remove(&e.tid);
             }
-            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
+            Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
     Ok(())
@@ -203,7 +203,7 @@ pub fn balanced(events: &[Event], harts: u32, slack_ns: u64) -> Result<(), Viola
             Kind::Exit => {
                 runnable.insert(e.tid, false);
             }
-            Kind::State | Kind::Mark | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
+            Kind::State | Kind::Mark | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal | Kind::Throttle | Kind::Unthrottle => {}
         }
         for k in 0..harts {
             let nr = runnable.iter().filter(|(t, r)| **r && queue.get(t) == Some(&k)).count();
@@ -263,7 +263,7 @@ impl Replay {
             Kind::Boost | Kind::Unboost => {
                 self.class.insert(e.tid, e.get("class").unwrap_or("fair").into());
             }
-            Kind::Exit | Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Steal => {}
+            Kind::Exit | Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Steal | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
 

@@ -22,6 +22,9 @@ pub enum Kind {
     /// back (`unboost`).
     Boost,
     Unboost,
+    /// A cgroup's run queue out of `cpu.max` runtime (`cg=`, `rq=`), until its `unthrottle`.
+    Throttle,
+    Unthrottle,
 }
 
 impl Kind {
@@ -39,6 +42,8 @@ impl Kind {
             "boost" => Kind::Boost,
             "unboost" => Kind::Unboost,
             "steal" => Kind::Steal,
+            "throttle" => Kind::Throttle,
+            "unthrottle" => Kind::Unthrottle,
             _ => return None,
         })
     }
@@ -57,6 +62,8 @@ impl Kind {
             Kind::Boost => "boost",
             Kind::Unboost => "unboost",
             Kind::Steal => "steal",
+            Kind::Throttle => "throttle",
+            Kind::Unthrottle => "unthrottle",
         }
     }
 }
@@ -142,7 +149,7 @@ mod tests {
         }
         assert_eq!(parse("T 1 0 in 1\n\nT 2 0 out 1 why=exit\n").unwrap().len(), 2);
         // Every kind the kernel emits parses and prints back as itself.
-        for kind in ["new", "in", "out", "wake", "exit", "state", "mark", "migrate", "lock", "boost", "unboost"] {
+        for kind in ["new", "in", "out", "wake", "exit", "state", "mark", "migrate", "lock", "boost", "unboost", "throttle", "unthrottle"] {
             let e = parse_line(&alloc::format!("T 1 0 {kind} 2 k=v"), 1).unwrap();
             assert_eq!(e.kind.as_str(), kind);
         }

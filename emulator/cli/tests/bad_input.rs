@@ -80,3 +80,29 @@ fn isolcpus_and_nohz_full_name_real_harts_and_leave_one_for_housekeeping() {
         assert!(console.contains(message), "{append}: expected {message:?} in: {console}");
     }
 }
+
+/// The cgroup settings: each mistake is refused before any task exists, naming the word at fault.
+#[test]
+fn cgroup_settings_name_real_groups_and_values_in_range() {
+    for (append, message) in [
+        ("sched=cfs workload=spin cgroup=a cpu.weight=zz:100", "cpu.weight: 'zz': no such group"),
+        ("sched=cfs workload=spin cgroup=a cpu.max=zz:20000", "cpu.max: 'zz': no such group"),
+        ("sched=cfs workload=spin cgroup=a cpu.weight=a:0", "'a:0': a weight is an integer in 1..=10000"),
+        ("sched=cfs workload=spin cgroup=a cpu.weight=a:10001", "'a:10001': a weight is an integer in 1..=10000"),
+        ("sched=cfs workload=spin cgroup=a cpu.weight=a", "'a': entries are GROUP:VALUE"),
+        ("sched=cfs workload=spin cgroup=a cpu.max=a:0/100000", "'a:0/100000': a quota of 0 would never let the group run"),
+        ("sched=cfs workload=spin cgroup=a cpu.max=a:20000/0", "the period must be 1000..=1000000 us"),
+        ("sched=cfs workload=spin cgroup=a,,b", "cgroup: '': an empty group name"),
+        ("sched=cfs workload=spin cgroup=a//x", "cgroup: 'a//x': an empty group name"),
+        ("sched=cfs workload=spin cgroup=a*0", "NAME*N needs a count N of at least 1"),
+        ("sched=rr workload=spin cgroup=a", "cgroup: 'rr': this policy schedules tasks only"),
+        ("sched=bvt workload=spin cgroup=a bvt.group_warp_us=a:1000", "group warps are seed 002's BVT: use sched=bvt bvt.rules=seed002"),
+        ("sched=cfs workload=spin cgroup=a bvt.group_warp_us=a:1000", "group warps are seed 002's BVT"),
+    ] {
+        let out = runqueue(&["run", "--append", append]);
+        assert_eq!(out.status.code(), Some(2), "{append}");
+        let console = String::from_utf8_lossy(&out.stdout);
+        assert!(console.contains(message), "{append}: expected {message:?} in: {console}");
+        assert!(!console.contains("panic"), "{append}: {console}");
+    }
+}

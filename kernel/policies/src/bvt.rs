@@ -21,7 +21,7 @@
 //! the seed's fix), `cfs` is plain CFS placement. No rule moves a task backwards.
 
 use crate::{Where, cfs::weight_of};
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 const RULES: &[&str] = &["paper", "seed002"];
@@ -134,6 +134,13 @@ pub const SPEC: SchedSpec<Bvt> = SchedSpec {
             unit: "us",
             help: "unwarp time requirement U: time a task must stay unwarped before it warps again",
         },
+        Tunable {
+            name: "bvt.group_warp_us",
+            kind: Kind::Text,
+            default: "",
+            unit: "us",
+            help: "seed 002's bvt_warp_ns per cgroup as GROUP:US,... (bvt.rules=seed002): the group's entity warps, its tasks do not",
+        },
     ],
     build: |s: &dyn Settings| {
         let paper = s.int("bvt.rules") == 0;
@@ -184,7 +191,7 @@ pub struct Bvt {
     csa: u64,
     warp_limit: u64,
     unwarp: u64,
-    entity: [Entity; MAX_TASKS],
+    entity: [Entity; MAX_ENTITIES],
     svt: u64,
     seq: u64,
 }
@@ -200,7 +207,7 @@ impl Bvt {
             csa: s.int("bvt.csa_us") as u64 * 1000,
             warp_limit: s.int("bvt.warp_limit_us") as u64 * 1000,
             unwarp: s.int("bvt.unwarp_us") as u64 * 1000,
-            entity: [Entity::NONE; MAX_TASKS],
+            entity: [Entity::NONE; MAX_ENTITIES],
             svt: 0,
             seq: 0,
         }
@@ -220,7 +227,7 @@ impl Bvt {
 
     /// The queued task with the smallest (E, seq) that `ok` accepts.
     fn first(&self, ok: &dyn Fn(Tid) -> bool) -> Option<Tid> {
-        (1..MAX_TASKS).filter(|&t| self.entity[t].place == Where::Queued && ok(t)).min_by_key(|&t| (self.entity[t].evt(), self.entity[t].seq))
+        (1..MAX_ENTITIES).filter(|&t| self.entity[t].place == Where::Queued && ok(t)).min_by_key(|&t| (self.entity[t].evt(), self.entity[t].seq))
     }
 
     /// A task warps when it wakes, once it has been unwarped for U.
@@ -312,6 +319,15 @@ impl Scheduler for Bvt {
 
     fn describe(&self, tid: Tid, out: &mut Fields) {
         self.milestone(tid, out);
+    }
+
+    fn hierarchical(&self) -> bool {
+        true
+    }
+
+    /// As CFS before Linux 6.6 (seed 002's patch is on it): A stays, the weight changes.
+    fn reweight(&mut self, id: Tid, weight: u64) {
+        self.entity[id].weight = weight.max(1);
     }
 
     fn milestone(&self, tid: Tid, out: &mut Fields) {

@@ -13,7 +13,7 @@
 
 use crate::Where;
 use crate::fair_policy::{self, wakeup_verdict};
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 
@@ -72,7 +72,7 @@ pub const SPEC: SchedSpec<Cfs> = SchedSpec {
             min_gran: s.int("cfs.min_granularity_ns") as u64,
             wakeup_gran: s.int("cfs.wakeup_granularity_ns") as u64,
             features: s.features("cfs.features"),
-            entity: [Entity::NONE; MAX_TASKS],
+            entity: [Entity::NONE; MAX_ENTITIES],
             min_vruntime: 0,
             seq: 0,
             skip: None,
@@ -99,7 +99,7 @@ pub struct Cfs {
     min_gran: u64,
     wakeup_gran: u64,
     features: u32,
-    entity: [Entity; MAX_TASKS],
+    entity: [Entity; MAX_ENTITIES],
     min_vruntime: u64,
     seq: u64,
     /// The task that just yielded: passed over once if another is close enough.
@@ -139,7 +139,7 @@ impl Cfs {
 
     /// The queued task with the smallest (vruntime, seq) that `ok` accepts, skipping `skip`.
     fn leftmost(&self, ok: &dyn Fn(Tid) -> bool, skip: Option<Tid>) -> Option<Tid> {
-        (1..MAX_TASKS)
+        (1..MAX_ENTITIES)
             .filter(|&t| self.entity[t].place == Where::Queued && Some(t) != skip && ok(t))
             .min_by_key(|&t| (self.entity[t].vruntime, self.entity[t].seq))
     }
@@ -253,6 +253,16 @@ impl Scheduler for Cfs {
     fn exit(&mut self, task: &Task) {
         self.entity[task.tid].place = Where::Off;
         self.update_min_vruntime();
+    }
+
+    fn hierarchical(&self) -> bool {
+        true
+    }
+
+    /// `reweight_entity` before Linux 6.6: the vruntime stays, only what the weight makes of
+    /// the next charge changes.
+    fn reweight(&mut self, id: Tid, weight: u64) {
+        self.entity[id].weight = weight.max(1);
     }
 
     fn describe(&self, tid: Tid, out: &mut Fields) {

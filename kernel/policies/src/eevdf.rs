@@ -29,7 +29,7 @@
 use crate::Where;
 use crate::fair_policy::{self, wakeup_verdict};
 use core::cell::Cell;
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 /// A tick, for the lag clamp (TICK_NSEC at the default `tick_us`).
@@ -81,7 +81,7 @@ pub const SPEC: SchedSpec<Eevdf> = SchedSpec {
     build: |s: &dyn Settings| {
         let v6_12 = s.int("eevdf.version") == 1;
         let features = s.features("eevdf.features") & if v6_12 { u32::MAX } else { IN_6_6 };
-        Ok(Eevdf { base_slice: s.int("eevdf.base_slice_ns") as u64, v6_12, features, entity: [Entity::NONE; MAX_TASKS], protected: Cell::new(0), seq: 0 })
+        Ok(Eevdf { base_slice: s.int("eevdf.base_slice_ns") as u64, v6_12, features, entity: [Entity::NONE; MAX_ENTITIES], protected: Cell::new(0), seq: 0 })
     },
 };
 
@@ -112,11 +112,11 @@ pub struct Eevdf {
     /// Following Linux 6.12 rather than 6.6: per-task requests (`sched_runtime`) are honoured.
     v6_12: bool,
     features: u32,
-    entity: [Entity; MAX_TASKS],
-    /// Bit t: task t runs on the deadline it was picked with, its slice protected
+    entity: [Entity; MAX_ENTITIES],
+    /// Bit t: entity t runs on the deadline it was picked with, its slice protected
     /// (RUN_TO_PARITY; Linux stashes the deadline in `vlag` at `set_next_entity`). A cell:
     /// PREEMPT_SHORT clears it while checking a wakeup, which the API hands a shared borrow.
-    protected: Cell<u64>,
+    protected: Cell<u128>,
     seq: u64,
 }
 
@@ -175,7 +175,7 @@ impl Eevdf {
         {
             return Some(c);
         }
-        let queued = || (1..MAX_TASKS).filter(|&t| self.entity[t].place == Where::Queued && ok(t));
+        let queued = || (1..MAX_ENTITIES).filter(|&t| self.entity[t].place == Where::Queued && ok(t));
         let key = |t: &Tid| (self.entity[*t].deadline, self.entity[*t].seq);
         let best = queued().filter(|&t| self.eligible(t)).min_by_key(key);
         match (curr, best) {
@@ -350,6 +350,28 @@ impl Scheduler for Eevdf {
     fn exit(&mut self, task: &Task) {
         self.protect(task.tid, false);
         self.entity[task.tid].place = Where::Off;
+    }
+
+    fn hierarchical(&self) -> bool {
+        true
+    }
+
+    /// `reweight_entity` with `reweight_eevdf` (Linux 6.7 onwards): a runnable entity keeps its
+    /// weighted lag `w (V - v)` and the weighted distance to its deadline, so a group's entity
+    /// whose weight follows its load neither gains nor loses by the change; an entity out of
+    /// the queue has its kept lag rescaled the same way.
+    fn reweight(&mut self, id: Tid, weight: u64) {
+        let old = self.entity[id].weight;
+        let scale = |d: i64| (d as i128 * old as i128 / weight.max(1) as i128) as i64;
+        match self.average() {
+            Some((avg, _)) if self.entity[id].place != Where::Off => {
+                let e = &mut self.entity[id];
+                e.vruntime = (avg as i64 - scale(avg as i64 - e.vruntime as i64)).max(0) as u64;
+                e.deadline = (avg as i64 + scale(e.deadline as i64 - avg as i64)).max(0) as u64;
+            }
+            _ => self.entity[id].vlag = scale(self.entity[id].vlag),
+        }
+        self.entity[id].weight = weight;
     }
 
     fn describe(&self, tid: Tid, out: &mut Fields) {

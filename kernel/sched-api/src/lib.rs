@@ -26,6 +26,12 @@ pub type Tid = usize;
 /// Tids run from 1; slot 0 stands for a hart's idle loop and is never a task.
 pub const MAX_TASKS: usize = 64;
 
+/// cgroup v2 CPU groups a run may have (the root not counted). A group's entity in its
+/// parent's queue has the id `MAX_TASKS + its index`, so a policy that holds groups
+/// (`Scheduler::hierarchical`) keeps its per-entity state for ids up to `MAX_ENTITIES`.
+pub const MAX_GROUPS: usize = 8;
+pub const MAX_ENTITIES: usize = MAX_TASKS + MAX_GROUPS;
+
 /// The scheduling class a task belongs to: deadline tasks run before real-time ones, which
 /// run before fair ones (the policy `sched=` chooses).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -163,6 +169,16 @@ pub trait Scheduler {
     }
     /// Installs a task `detach`ed from another hart's instance of this policy, queued if it was.
     fn attach(&mut self, _task: &Task, _carry: Carry, _queued: bool, _now: u64) {}
+    /// Whether this policy can queue group entities beside tasks (ids `MAX_TASKS..MAX_ENTITIES`,
+    /// their weight set by `reweight`), as Linux's fair class queues a task group's
+    /// `sched_entity` in its parent's `cfs_rq`. `false` (the default): tasks only, and a run
+    /// with `cgroup=` is refused.
+    fn hierarchical(&self) -> bool {
+        false
+    }
+    /// Sets the weight of entity `id` (a group's entity, whose weight follows its group's
+    /// load: Linux's `reweight_entity`), runnable or not.
+    fn reweight(&mut self, _id: Tid, _weight: u64) {}
 }
 
 /// What a task takes along when it moves to another hart's run queue, in the policy's own

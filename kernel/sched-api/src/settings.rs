@@ -17,6 +17,9 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// Comma-separated names, each one of these; read as the list of their indices.
     Choices(&'static [&'static str]),
+    /// Free text the kernel parses itself (cgroup paths and keyed lists such as `a:100,b:300`);
+    /// a policy never reads one.
+    Text,
 }
 
 /// One tunable: its name, what values it takes, and how the book should present it.

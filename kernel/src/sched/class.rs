@@ -14,9 +14,9 @@
 //! This is also where the core meets the policy's code: each call hands the policy a view of
 //! the task (`Task::view`), and what the policy writes into a trace event is checked.
 
-use super::Policy;
 use super::deadline::Deadline;
 use super::fair_server::FairServer;
+use super::group::Hierarchy;
 use super::rt::Rt;
 use crate::args::{ArgError, Settings};
 use crate::hart::MAX_HARTS;
@@ -24,8 +24,9 @@ use crate::task::{Class, FairPolicy, MAX_TASKS, State, Task, Tid};
 use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, Line, Scheduler};
 
 pub struct Classes {
-    /// The fair policy's instances: one per hart, or only the first (`rq=global`).
-    fair: [Policy; MAX_HARTS],
+    /// The fair policy's instances: one per hart, or only the first (`rq=global`), each with
+    /// its cgroups' queues below it.
+    fair: Hierarchy,
     perhart: bool,
     harts: usize,
     rt: Rt,
@@ -48,7 +49,7 @@ pub struct Classes {
 impl Classes {
     /// Before the command line is read: no tasks exist yet.
     pub const EMPTY: Classes =
-        Classes { fair: [const { Policy::IDLE }; MAX_HARTS], perhart: false, harts: 1, rt: Rt::EMPTY, server: FairServer::OFF, fair_nr: [0; MAX_HARTS], dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3], carry: [None; MAX_TASKS] };
+        Classes { fair: Hierarchy::EMPTY, perhart: false, harts: 1, rt: Rt::EMPTY, server: FairServer::OFF, fair_nr: [0; MAX_HARTS], dl: Deadline::EMPTY, rank: [0; MAX_TASKS], present: [false; 3], carry: [None; MAX_TASKS] };
 
     /// Sets the classes up in place (they are too big for a stack to hold copies), with the
     /// fair policy `sched=` chose, one instance per run queue.
@@ -61,11 +62,7 @@ impl Classes {
         self.server.configure(s);
         let share_ppm = self.rt.share_ppm().saturating_sub(self.server.share_ppm());
         self.dl = Deadline::new(share_ppm * s.smp() as u64);
-        let queues = if perhart { s.smp() } else { 1 };
-        for slot in &mut self.fair[..queues] {
-            *slot = s.sched.build(s)?;
-        }
-        Ok(())
+        self.fair.configure(s, perhart)
     }
 
     /// The index of the fair instance that holds the tasks of `queue`.
@@ -75,11 +72,11 @@ impl Classes {
 
     fn fair(&mut self, queue: usize) -> &mut dyn Scheduler {
         let slot = self.slot(queue);
-        self.fair[slot].get()
+        self.fair.at(slot)
     }
 
     fn fair_view(&self, queue: usize) -> &dyn Scheduler {
-        self.fair[self.slot(queue)].view()
+        self.fair.at_view(self.slot(queue))
     }
 
     /// Admission control: `Err` says why a task of `class` with fair-class `policy` cannot join.
@@ -88,7 +85,7 @@ impl Classes {
             if *class != Class::Fair {
                 return Err("policy=batch or policy=idle is a fair-class policy: that task cannot also be real-time or deadline");
             }
-            if !self.fair[0].view().fair_policies() {
+            if !self.fair.at_view(0).fair_policies() {
                 return Err("policy=batch and policy=idle are Linux's: only sched=cfs and sched=eevdf implement them");
             }
         }
@@ -130,7 +127,7 @@ impl Classes {
     /// Whether any task above the fair class exists: only then are there timer events
     /// besides ticks and sleepers (`next_event`), and all-fair runs stay as they were.
     pub fn timed(&self) -> bool {
-        self.present[1] || self.present[2]
+        self.present[1] || self.present[2] || self.fair.timed()
     }
 
     /// The earliest time a class above the fair one needs `hart` looked at (`running` is the
@@ -142,7 +139,9 @@ impl Classes {
         let rt = if self.present[1] { self.rt.next_event(hart, running, now) } else { None };
         let fair_since = running.filter(|t| self.rank[t.tid] == 0).map(|t| t.charged_at);
         let server = if self.present[1] { self.server.next_event(hart, fair_since, now) } else { None };
-        dl.into_iter().chain(rt).chain(server).min()
+        let slot = self.slot(hart);
+        let refill = if self.fair.timed() { self.fair.next_event(slot, now) } else { None };
+        dl.into_iter().chain(rt).chain(server).chain(refill).min()
     }
 
     /// At a timer event that is not a tick: only the class checks (out of budget or
@@ -152,7 +151,7 @@ impl Classes {
     pub fn recheck(&mut self, current: &Task, now: u64) -> bool {
         let current = &current.view();
         let own = match self.rank[current.tid] {
-            0 => false,
+            0 => self.fair.at(self.slot(current.hart.unwrap_or(0))).recheck(current, now),
             1 => self.rt.outranked(current, now) || self.serving(current.hart.unwrap_or(0), now),
             _ => self.dl.tick(current, now),
         };

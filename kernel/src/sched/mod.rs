@@ -7,9 +7,12 @@
 //! its queue and its per-task state, and shows that state through `describe`. The classes above
 //! the fair one (`rt`, `deadline`) are the core's own, as Linux's `sched_class` chain is.
 
+mod bandwidth;
+pub mod cgroup;
 pub mod class;
 pub mod deadline;
 pub mod fair_server;
+mod group;
 pub mod rt;
 
 use crate::args::{ArgError, Settings, Tunable};

@@ -183,7 +183,7 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
                 }
                 svt.update(&tasks, t, tick);
             }
-            Kind::Exit | Kind::Mark | Kind::State | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
+            Kind::Exit | Kind::Mark | Kind::State | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
     Ok(f)

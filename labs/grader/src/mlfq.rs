@@ -211,7 +211,7 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
                     k.shown = reported.map(|l| (l, t)).or(k.shown);
                 }
             }
-            Kind::Exit | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
+            Kind::Exit | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
     Ok(f)

@@ -171,7 +171,7 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
                     arrived(&p, &tasks, &mut expect, e.tid, t, "woke");
                 }
             }
-            Kind::Exit | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal => {}
+            Kind::Exit | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
     if let Some(due) = pending {

@@ -81,7 +81,7 @@ fn replay(events: &[Event]) -> Vec<Task> {
             (Kind::In, _) => State::Running,
             (Kind::Out, Some("exit")) | (Kind::Exit, _) => State::Exited,
             (Kind::Out, _) => State::Waiting { since: e.time_ns },
-            (Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal, _) => continue,
+            (Kind::State | Kind::Mark | Kind::Migrate | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Steal | Kind::Throttle | Kind::Unthrottle, _) => continue,
         };
         match tasks.iter_mut().find(|t| t.tid == e.tid) {
             Some(t) => t.state = state,
