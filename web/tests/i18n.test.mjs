@@ -2,6 +2,7 @@
 // every language) and the Chinese search (book/i18n/).
 
 import test from "node:test";
+import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { STRINGS, stringsFor } from "../../book/widget/strings.js";
 import { bigrams, entry, normalize, search } from "../../book/i18n/search.js";
@@ -74,4 +75,24 @@ test("the index holds a page's heading and the text of its <main>, without marku
   assert.equal(page.title, "CFS：完全&公平", "titles keep their case for display");
   assert.equal(page.text, "cfs：完全&公平 虚拟运行时间 <vr> 中文", "inline tags do not split words");
   assert.equal(plainText("<p>a</p><p><b>b</b>&unknown;</p>"), " a  b&unknown; ");
+});
+
+/** Each msgstr of the Chinese catalog, its quoted lines joined. */
+function translations() {
+  const po = readFileSync(new URL("../../po/zh-CN.po", import.meta.url), "utf8");
+  return [...po.matchAll(/^msgstr ((?:".*"\n?)+)/gm)].map((m) => m[1].split("\n").map((l) => l.slice(1, -1)).join(""));
+}
+
+// CommonMark closes `**` after punctuation only when whitespace or punctuation follows, and
+// Chinese puts no space after 。 or ：, so "**预测。**一个" would show its asterisks.
+test("every bold run in the Chinese edition closes: no full-width punctuation right before a closing ** that a letter follows", () => {
+  const bad = [];
+  for (const text of translations()) {
+    const parts = text.split("**");
+    for (let i = 2; i < parts.length; i += 2) {
+      const before = parts[i - 1].at(-1), after = parts[i][0];
+      if (/[\p{P}\p{S}]/u.test(before ?? "") && after && !/[\s\p{P}\p{S}]/u.test(after)) bad.push(`…${parts[i - 1].slice(-12)}**${parts[i].slice(0, 8)}…`);
+    }
+  }
+  assert.deepEqual(bad, [], "move the punctuation after the closing **");
 });
