@@ -104,11 +104,13 @@ impl FairServer {
         self.harts[hart].started = false;
     }
 
-    /// Fair tasks ran `ran_ns` on `hart`: on their own or through the server, it is the
-    /// server's runtime either way (`update_curr` calls `dl_server_update`).
+    /// Fair tasks ran `ran_ns` on `hart` until `now`: on their own or through the server, it
+    /// is the server's runtime either way (`update_curr` calls `dl_server_update`). It is the
+    /// runtime of the period it ran in: a serving stint ends at the deadline itself, and
+    /// charging it after that period's replenishment would leave the next period empty.
     pub fn consume(&mut self, hart: usize, ran_ns: u64, now: u64) {
         if self.on && self.harts[hart].started {
-            let mut s = self.at(hart, now);
+            let mut s = self.at(hart, now.saturating_sub(ran_ns));
             s.left = s.left.saturating_sub(ran_ns);
             self.harts[hart] = s;
         }

@@ -21,7 +21,8 @@ use crate::args::{ArgError, Settings};
 use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Tid};
 use core::cell::Cell;
-use runqueue_policies::{Where, cfs::weight_of};
+use runqueue_policies::Where;
+use runqueue_policies::fair_policy::{self, wakeup_verdict};
 use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, MAX_GROUPS, Scheduler};
 
 /// `MIN_SHARES`: the least weight a group's entity has.
@@ -381,7 +382,7 @@ impl Scheduler for Hierarchy {
         }
         let (tid, node) = (task.tid, self.books.node_of(task.tid));
         if why == Enqueue::New {
-            self.books.member[tid].weight = weight_of(task.nice);
+            self.books.member[tid].weight = fair_policy::weight(task.nice, task.policy);
             self.books.restricted |= !self.perhart && task.allowed.count_ones() < MAX_HARTS as u32 && task.allowed != u32::MAX;
         }
         let view = self.task_view(task);
@@ -474,6 +475,11 @@ impl Scheduler for Hierarchy {
         if self.books.throttled_above(woken.tid, slot) {
             return false;
         }
+        // The tasks' own policies first, as Linux looks at `p->policy` before it matches
+        // entities (group entities are all SCHED_NORMAL here: there is no `cpu.idle`).
+        if let Some(verdict) = wakeup_verdict(current, woken) {
+            return verdict;
+        }
         let (mut c, mut w) = ((self.books.node_of(current.tid), self.task_view(current)), (self.books.node_of(woken.tid), self.task_view(woken)));
         let up = |(node, _): (Node, api::Task)| (self.books.parent(node - 1), self.group_view(node - 1, slot));
         while self.depth(c.0) > self.depth(w.0) {
@@ -494,6 +500,10 @@ impl Scheduler for Hierarchy {
 
     fn exit(&mut self, task: &api::Task) {
         self.leave(task, 0, true);
+    }
+
+    fn fair_policies(&self) -> bool {
+        self.root[0].view().fair_policies()
     }
 
     fn describe(&self, tid: Tid, out: &mut Fields) {
