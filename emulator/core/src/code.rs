@@ -40,14 +40,15 @@ impl Page {
     }
 }
 
-/// Fits a decoded op for the slot at page offset `offset`: turns the pc-relative immediate of a
-/// direct jump or branch into its target's offset from the start of the page (it fits: `jal`
-/// reaches only +-1 MiB).
+/// Fits a decoded op for the slot at page offset `offset`: records the next slot, and turns
+/// the pc-relative immediate of a direct jump or branch into its target's offset from the
+/// start of the page (it fits: `jal` reaches only +-1 MiB).
 pub fn place(op: Op, offset: usize) -> Op {
     use Kind::*;
+    let next = ((offset + op.len as usize) / 2) as u16;
     match op.kind {
-        Jal | Beq | Bne | Blt | Bge | Bltu | Bgeu | CJal | CBeq | CBne => Op { imm: op.imm + offset as i32, ..op },
-        _ => op,
+        Jal | Beq | Bne | Blt | Bge | Bltu | Bgeu => Op { imm: op.imm + offset as i32, next, ..op },
+        _ => Op { next, ..op },
     }
 }
 

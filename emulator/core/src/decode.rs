@@ -31,51 +31,11 @@ pub enum Kind {
     LrD, ScD, AmoSwapD, AmoAddD, AmoXorD, AmoAndD, AmoOrD, AmoMinD, AmoMaxD, AmoMinuD, AmoMaxuD,
     Fence, FenceI, Ecall, Ebreak, Mret, Sret, Wfi, SfenceVma,
     Csrrw, Csrrs, Csrrc, Csrrwi, Csrrsi, Csrrci,
-    // The operations a 2-byte (compressed) instruction can stand for, as twins of the above: the
-    // interpreter's arm for a twin steps one slot on instead of two, a constant of the arm
-    // rather than a field loaded from the op, and the op needs no length field (see `exec`).
-    CAddi, CAddiw, CLui, CLw, CLd, CSw, CSd, CSrli, CSrai, CAndi, CSlli,
-    CAdd, CSub, CXor, COr, CAnd, CSubw, CAddw, CJal, CJalr, CBeq, CBne, CEbreak, CIllegal,
 }
 
-impl Kind {
-    /// The twin of an operation some compressed instruction stands for.
-    fn compressed(self) -> Kind {
-        use Kind::*;
-        match self {
-            Addi => CAddi,
-            Addiw => CAddiw,
-            Lui => CLui,
-            Lw => CLw,
-            Ld => CLd,
-            Sw => CSw,
-            Sd => CSd,
-            Srli => CSrli,
-            Srai => CSrai,
-            Andi => CAndi,
-            Slli => CSlli,
-            Add => CAdd,
-            Sub => CSub,
-            Xor => CXor,
-            Or => COr,
-            And => CAnd,
-            Subw => CSubw,
-            Addw => CAddw,
-            Jal => CJal,
-            Jalr => CJalr,
-            Beq => CBeq,
-            Bne => CBne,
-            Ebreak => CEbreak,
-            Illegal => CIllegal,
-            other => unreachable!("no compressed instruction stands for {other:?}"),
-        }
-    }
-}
-
-/// One decoded instruction (8 bytes). `imm` holds the immediate, shift amount, CSR number,
+/// One decoded instruction (12 bytes). `imm` holds the immediate, shift amount, CSR number,
 /// or for `Illegal` the raw instruction bits (reported in `mtval`). In the code cache, direct
-/// jumps and branches hold their target's page offset instead (`code::place`). The length is
-/// in the kind (its compressed twin for a 2-byte instruction).
+/// jumps and branches hold their target's page offset instead (`code::place`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Op {
     pub kind: Kind,
@@ -83,24 +43,20 @@ pub struct Op {
     pub rs1: u8,
     pub rs2: u8,
     pub imm: i32,
+    /// Instruction length in bytes: 2 or 4.
+    pub len: u8,
+    /// In the code cache, the slot of the instruction that follows (`code::place`); 0 here.
+    pub next: u16,
 }
 
 impl Op {
-    pub const UNDECODED: Op = Op { kind: Kind::Undecoded, rd: 0, rs1: 0, rs2: 0, imm: 0 };
-    pub const STRADDLE: Op = Op { kind: Kind::Straddle, rd: 0, rs1: 0, rs2: 0, imm: 0 };
-    pub const PAGE_END: Op = Op { kind: Kind::PageEnd, rd: 0, rs1: 0, rs2: 0, imm: 0 };
+    pub const UNDECODED: Op = Op { kind: Kind::Undecoded, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 2, next: 0 };
+    pub const STRADDLE: Op = Op { kind: Kind::Straddle, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 4, next: 0 };
+    pub const PAGE_END: Op = Op { kind: Kind::PageEnd, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 0, next: 0 };
 
-    /// An op from an instruction `len` bytes long (2 or 4).
     pub fn new(kind: Kind, rd: u32, rs1: u32, rs2: u32, imm: i32, len: u8) -> Op {
         let rd = if rd == 0 { ZERO_SINK } else { rd as u8 };
-        let kind = if len == 2 { kind.compressed() } else { kind };
-        Op { kind, rd, rs1: rs1 as u8, rs2: rs2 as u8, imm }
-    }
-
-    /// The same operation from a 2-byte instruction.
-    #[cfg(test)]
-    pub fn compressed(self) -> Op {
-        Op { kind: self.kind.compressed(), ..self }
+        Op { kind, rd, rs1: rs1 as u8, rs2: rs2 as u8, imm, len, next: 0 }
     }
 
     fn illegal(bits: u32, len: u8) -> Op {

@@ -194,10 +194,9 @@ impl Hart {
                     };
                 }
                 // Falls through to the next slot; past the page's end is a `PageEnd` sentinel.
-                // `STEP`, the op's length in slots, is a constant of each arm (see `arms!`).
                 macro_rules! next {
                     () => {{
-                        idx += STEP;
+                        idx = op.next as usize;
                         continue 'block;
                     }};
                 }
@@ -243,7 +242,7 @@ impl Hart {
                     ($result:expr) => {
                         match $result {
                             Ok(false) => next!(),
-                            Ok(true) => break 'block Step::End(pc_of(idx + STEP)),
+                            Ok(true) => break 'block Step::End(pc_of(op.next as usize)),
                             Err(t) => break 'block Step::Trap(t),
                         }
                     };
@@ -289,82 +288,61 @@ impl Hart {
                         }
                     };
                 }
-                // The dispatch: each arm's kinds, then after `/` their compressed twins, which
-                // get a copy of the arm that steps one slot instead of two. With the step a
-                // constant, the next op's address never waits for a load from this one.
-                macro_rules! arms {
-                    ($($($kind:ident)|+ $(/ $($twin:ident)|+)? => $body:expr,)*) => {
-                        match op.kind {
-                            $(
-                                $($kind)|+ => {
-                                    #[allow(dead_code)] // not every arm steps on
-                                    const STEP: usize = 2;
-                                    $body
-                                }
-                                $($($twin)|+ => {
-                                    #[allow(dead_code)]
-                                    const STEP: usize = 1;
-                                    $body
-                                })?
-                            )*
-                        }
-                    };
-                }
-                arms! {
-                    Addi / CAddi => set!(addr!()),
-                    Add / CAdd => set!(a!().wrapping_add(b!())),
-                    Lui / CLui => set!(imm!()),
+                match op.kind {
+                    Addi => set!(addr!()),
+                    Add => set!(a!().wrapping_add(b!())),
+                    Lui => set!(imm!()),
                     Auipc => set!(pc_of(idx).wrapping_add(imm!())),
-                    Jal / CJal => {
-                        self.w(op.rd, pc_of(idx + STEP));
+                    Jal => {
+                        self.w(op.rd, pc_of(op.next as usize));
                         jump!(imm!())
-                    },
-                    Jalr / CJalr => {
+                    }
+                    Jalr => {
                         // Read the target before writing the link: rd may be rs1.
                         let target = addr!() & !1;
-                        self.w(op.rd, pc_of(idx + STEP));
+                        self.w(op.rd, pc_of(op.next as usize));
                         jump!(target.wrapping_sub(base))
-                    },
-                    Beq / CBeq => branch!(a!() == b!()),
-                    Bne / CBne => branch!(a!() != b!()),
+                    }
+                    Beq => branch!(a!() == b!()),
+                    Bne => branch!(a!() != b!()),
                     Blt => branch!((a!() as i64) < (b!() as i64)),
                     Bge => branch!((a!() as i64) >= (b!() as i64)),
                     Bltu => branch!(a!() < b!()),
                     Bgeu => branch!(a!() >= b!()),
                     Lb => load!(1, |v: u64| v as i8 as i64 as u64),
                     Lh => load!(2, |v: u64| v as i16 as i64 as u64),
-                    Lw / CLw => load!(4, |v: u64| v as i32 as i64 as u64),
-                    Ld / CLd => load!(8, |v: u64| v),
+                    Lw => load!(4, |v: u64| v as i32 as i64 as u64),
+                    Ld => load!(8, |v: u64| v),
                     Lbu => load!(1, |v: u64| v),
                     Lhu => load!(2, |v: u64| v),
                     Lwu => load!(4, |v: u64| v),
                     Sb => store!(1),
                     Sh => store!(2),
-                    Sw / CSw => store!(4),
-                    Sd / CSd => store!(8),
+                    Sw => store!(4),
+                    Sd => store!(8),
                     Slti => set!(((a!() as i64) < (imm!() as i64)) as u64),
                     Sltiu => set!((a!() < imm!()) as u64),
                     Xori => set!(a!() ^ imm!()),
                     Ori => set!(a!() | imm!()),
-                    Andi / CAndi => set!(a!() & imm!()),
-                    Slli / CSlli => set!(a!() << (imm!() & 63)),
-                    Srli / CSrli => set!(a!() >> (imm!() & 63)),
-                    Srai / CSrai => set!(((a!() as i64) >> (imm!() & 63)) as u64),
-                    Sub / CSub => set!(a!().wrapping_sub(b!())),
+                    Andi => set!(a!() & imm!()),
+                    Slli => set!(a!() << (imm!() & 63)),
+                    Srli => set!(a!() >> (imm!() & 63)),
+                    Srai => set!(((a!() as i64) >> (imm!() & 63)) as u64),
+                    Sub => set!(a!().wrapping_sub(b!())),
                     Sll => set!(a!() << (b!() & 63)),
                     Slt => set!(((a!() as i64) < (b!() as i64)) as u64),
                     Sltu => set!((a!() < b!()) as u64),
-                    Xor / CXor => set!(a!() ^ b!()),
+                    Xor => set!(a!() ^ b!()),
                     Srl => set!(a!() >> (b!() & 63)),
                     Sra => set!(((a!() as i64) >> (b!() & 63)) as u64),
-                    Or / COr => set!(a!() | b!()),
-                    And / CAnd => set!(a!() & b!()),
-                    Addiw / CAddiw => setw!(addr!() as u32),
+                    Or => set!(a!() | b!()),
+                    And => set!(a!() & b!()),
+                    Addiw => setw!(addr!() as u32),
                     Slliw => setw!((a!() as u32) << (imm!() & 31)),
                     Srliw => setw!((a!() as u32) >> (imm!() & 31)),
                     Sraiw => setw!(((a!() as i32) >> (imm!() & 31)) as u32),
-                    Addw / CAddw => setw!((a!() as u32).wrapping_add(b!() as u32)),
-                    Subw / CSubw => setw!((a!() as u32).wrapping_sub(b!() as u32)),
+                    Addw => setw!((a!() as u32).wrapping_add(b!() as u32)),
+                    Subw => setw!((a!() as u32).wrapping_sub(b!() as u32)),
                     Sllw => setw!((a!() as u32) << (b!() & 31)),
                     Srlw => setw!((a!() as u32) >> (b!() & 31)),
                     Sraw => setw!(((a!() as i32) >> (b!() & 31)) as u32),
@@ -386,21 +364,21 @@ impl Hart {
                         page.decode(bus, pc_of(idx));
                         left += 1;
                         continue 'block;
-                    },
+                    }
                     Straddle => {
                         left += 1;
                         break 'block Step::Straddle;
-                    },
+                    }
                     PageEnd => {
                         left += 1;
                         break 'block Step::End(pc_of(idx));
-                    },
-                    Illegal / CIllegal => break 'block Step::Trap(Trap::new(cause::ILLEGAL, op.imm as u32 as u64)),
+                    }
+                    Illegal => break 'block Step::Trap(Trap::new(cause::ILLEGAL, op.imm as u32 as u64)),
                     Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Ecall | Ebreak | FenceI | SfenceVma | Mret | Sret | Wfi
                     | LrW | ScW | AmoSwapW | AmoAddW | AmoXorW | AmoAndW | AmoOrW | AmoMinW | AmoMaxW | AmoMinuW | AmoMaxuW
                     | LrD | ScD | AmoSwapD | AmoAddD | AmoXorD | AmoAndD | AmoOrD | AmoMinD | AmoMaxD | AmoMinuD
-                    | AmoMaxuD / CEbreak => {
-                        let step = self.step_system(bus, *op, pc_of(idx), pc_of(idx + STEP), stop - left);
+                    | AmoMaxuD => {
+                        let step = self.step_system(bus, *op, pc_of(idx), pc_of(op.next as usize), stop - left);
                         if CACHE {
                             stalled!();
                         }
@@ -408,7 +386,7 @@ impl Hart {
                             Step::Go(t) => jump!(t.wrapping_sub(base)),
                             other => break 'block other,
                         }
-                    },
+                    }
                 }
             }
         };
@@ -463,7 +441,7 @@ impl Hart {
         use Kind::*;
         match op.kind {
             Ecall => Step::Trap(Trap::new(cause::ECALL_U + self.prv as u64, 0)),
-            Ebreak | CEbreak => Step::Trap(Trap::new(cause::BREAKPOINT, pc)),
+            Ebreak => Step::Trap(Trap::new(cause::BREAKPOINT, pc)),
             FenceI => Step::End(next),
             SfenceVma => match self.check_sfence() {
                 Ok(()) => {
