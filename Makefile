@@ -69,7 +69,7 @@ test-qemu: kernel
 
 # The interpreter's fast paths change nothing a guest can see: every chapter experiment, run
 # in the fast and in the reference mode (one instruction per block), prints the same console,
-# results and trace to the byte (scripts/test-determinism.mjs; about 10 minutes on 2 cores).
+# results and trace to the byte (scripts/test-determinism.mjs; 22 CPU-minutes, about 11 minutes on 2 idle cores).
 test-determinism: build
 	node scripts/test-determinism.mjs --cli $(RUNQUEUE)
 
