@@ -27,7 +27,7 @@ SMP ?= 1
 export PATH := $(TOOLS)/bin:$(PATH)
 
 .PHONY: all setup setup-rust setup-apt setup-mdbook build kernel test test-rust test-qemu \
-        test-target-dir qemu serve bench clean
+        test-determinism test-target-dir qemu serve bench clean
 
 all: build
 
@@ -57,7 +57,7 @@ kernel: setup-rust
 	cd kernel && $(CARGO) build --release --target-dir $(TARGET_DIR)/riscv
 
 ## Test: everything, as CI runs it.
-test: setup test-rust test-qemu test-bundle test-web test-target-dir
+test: setup test-rust test-qemu test-determinism test-bundle test-web test-target-dir
 	@echo "make test: all suites passed"
 
 test-rust: build
@@ -66,6 +66,12 @@ test-rust: build
 # The kernel must boot unchanged on QEMU, the reference machine.
 test-qemu: kernel
 	./scripts/qemu-smoke.sh $(KERNEL_ELF)
+
+# The interpreter's fast paths change nothing a guest can see: every chapter experiment, run
+# in the fast and in the reference mode (one instruction per block), prints the same console,
+# results and trace to the byte (scripts/test-determinism.mjs; 22 CPU-minutes, about 11 minutes on 2 idle cores).
+test-determinism: build
+	node scripts/test-determinism.mjs --cli $(RUNQUEUE)
 
 # The build with CARGO_TARGET_DIR outside the checkout: a fresh build there, then a figure, the
 # CLI on the kernel, a Gradescope bundle (scripts/test-target-dir.sh; about 90 s on 2 cores).

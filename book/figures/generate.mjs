@@ -18,7 +18,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { PENDING, anchored, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
-import { parseSpec } from "./spec.mjs";
+import { parseSpec, runArgv } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
 import { normalizeCatalog } from "../widget/catalog.js";
 import { targetDir } from "../../scripts/target-dir.mjs";
@@ -58,10 +58,7 @@ async function runOne(cli, cliHash, exp) {
   if (fs.existsSync(cached) && (!exp.trace || fs.existsSync(traced))) return withTrace(JSON.parse(fs.readFileSync(cached, "utf8")));
   const json = path.join(CACHE, `${key}.result.tmp`);
   const events = path.join(CACHE, `${key}.events.tmp`);
-  const argv = ["run", "--append", exp.args, "--json", json];
-  if (exp.events || exp.trace || exp.fields) argv.push("--events", events);
-  if (exp.max_insns) argv.push("--max-insns", String(exp.max_insns));
-  if (exp.quantum) argv.push("--quantum", String(exp.quantum));
+  const argv = runArgv(exp, json, events);
   let entry;
   try {
     await run(cli, argv, { maxBuffer: 64 << 20 });

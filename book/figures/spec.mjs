@@ -59,3 +59,14 @@ export function parseSpec(text) {
   }
   return { experiments, tables };
 }
+
+// The `runqueue` arguments that run experiment `exp`, writing its RESULT JSON to `json` and, when
+// the figures need the trace, its trace lines to `events`. The book's figures and the
+// determinism test (scripts/test-determinism.mjs) run experiments the same way.
+export function runArgv(exp, json, events) {
+  const argv = ["run", "--append", exp.args, "--json", json];
+  if (exp.events || exp.trace || exp.fields) argv.push("--events", events);
+  if (exp.max_insns) argv.push("--max-insns", String(exp.max_insns));
+  if (exp.quantum) argv.push("--quantum", String(exp.quantum));
+  return argv;
+}

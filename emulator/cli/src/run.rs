@@ -2,7 +2,7 @@
 
 use crate::{Failure, read_file, write_file};
 use clap::Args;
-use runqueue_emu::{Config, Machine, MachineOptions, Stop};
+use runqueue_emu::{Config, Exec, Machine, MachineOptions, Stop};
 use runqueue_report::{chrome, console, ftrace, trace};
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,6 +47,18 @@ pub struct RunArgs {
     /// Instructions each hart runs before the next hart's turn.
     #[arg(long, default_value_t = 1000)]
     pub quantum: u64,
+    /// How the interpreter runs: `fast`, or `reference`, one instruction per block with none of
+    /// the fast paths (slower; the same output to the byte, as `make test-determinism` checks).
+    #[arg(long, value_parser = parse_exec, default_value = "fast")]
+    pub exec: Exec,
+}
+
+fn parse_exec(word: &str) -> Result<Exec, String> {
+    match word {
+        "fast" => Ok(Exec::Fast),
+        "reference" => Ok(Exec::Reference),
+        _ => Err("the execution modes are fast and reference".into()),
+    }
 }
 
 /// What a run produced, whether the guest shut down or used up its budget first.
@@ -78,8 +90,14 @@ pub const CONSOLE_KEPT: usize = 1 << 20;
 
 /// Boots `elf` and runs it to shutdown or to `max_insns`, passing console bytes to `echo` as
 /// they come.
-pub fn execute(elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
+pub fn execute(elf: &[u8], config: Config, max_insns: u64, echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
+    execute_in(Exec::Fast, elf, config, max_insns, echo)
+}
+
+/// [`execute`] in the given execution mode.
+pub fn execute_in(exec: Exec, elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
     let mut machine = Machine::new(config, elf).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
+    machine.set_exec(exec);
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
     let exit = loop {
@@ -131,7 +149,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     };
     let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum, cache: options.cache, host: options.host };
     let mut stdout = std::io::stdout().lock();
-    let outcome = execute(&elf, config, args.max_insns, |bytes| {
+    let outcome = execute_in(args.exec, &elf, config, args.max_insns, |bytes| {
         let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
     })?;
     let exit_code = outcome.exit_code(args.max_insns)?;

@@ -81,6 +81,9 @@ impl Hart {
             if deadline > now {
                 stop = stop.min(self.ticks.saturating_add(deadline - now));
             }
+            if self.reference {
+                stop = stop.min(self.ticks + 1);
+            }
             // A page the PMP does not let run as a whole is run one fetched instruction at a time.
             let fetched = self.fetch_page(bus, self.pc).and_then(|off| match off {
                 Some(off) => code.page(off / PAGE_SIZE as usize, bus).map(Some).ok_or(Trap::new(cause::FETCH_ACCESS, self.pc)),

@@ -150,6 +150,9 @@ pub struct Hart {
     /// Ticks a stall ran past the end of the hart's last turn, still to be taken from its
     /// next turns (see `Machine::next_turn`).
     pub overrun: u64,
+    /// Reference execution (`Exec::Reference`): every block is one op long, so none of the
+    /// interpreter's multi-op fast paths runs. The determinism test compares it with the fast mode.
+    pub reference: bool,
 }
 
 impl Hart {
@@ -173,6 +176,7 @@ impl Hart {
             fetch_ctx: BARE,
             just_trapped: false,
             suspended: false,
+            reference: false,
         }
     }
 

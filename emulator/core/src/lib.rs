@@ -37,7 +37,7 @@ mod tests;
 pub use cache::CacheConfig;
 pub use error::LoadError;
 pub use host::{HostConfig, Policy as HostPolicy};
-pub use machine::{BootMode, Config, Fault, Machine, Stop};
+pub use machine::{BootMode, Config, Exec, Fault, Machine, Stop};
 pub use options::MachineOptions;
 
 /// Most harts a machine can have.

@@ -40,6 +40,16 @@ impl Default for Config {
     }
 }
 
+/// How the interpreter runs the guest. Both give the same guest-visible behaviour to the
+/// instruction; `Reference` runs one instruction per block, with interrupts and time looked at
+/// between every two, as the check on the fast mode's shortcuts (`make test-determinism`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Exec {
+    #[default]
+    Fast,
+    Reference,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BootMode {
     /// S-mode ELF; the emulator is the SBI firmware.
@@ -402,6 +412,10 @@ impl Machine {
     }
 
     /// Instructions retired by all harts (a trap counts as one; cache stalls do not).
+    pub fn set_exec(&mut self, exec: Exec) {
+        self.harts.iter_mut().for_each(|h| h.reference = exec == Exec::Reference);
+    }
+
     pub fn instret(&self) -> u64 {
         self.harts.iter().map(|h| h.retired()).sum()
     }

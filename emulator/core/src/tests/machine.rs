@@ -3,7 +3,7 @@
 
 use super::enc::*;
 use super::util::*;
-use crate::{Config, Machine, Stop};
+use crate::{Config, Exec, Machine, Stop};
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
@@ -170,7 +170,12 @@ fn andi_(rd: u32, rs1: u32, imm: i32) -> u32 {
 }
 
 fn run_sliced(elf: &[u8], slice: u64) -> (Vec<u8>, u64, u64) {
+    run_in(Exec::Fast, elf, slice)
+}
+
+fn run_in(exec: Exec, elf: &[u8], slice: u64) -> (Vec<u8>, u64, u64) {
     let mut m = Machine::new(Config { harts: 2, quantum: 97, ..Config::default() }, elf).unwrap();
+    m.set_exec(exec);
     let mut console = Vec::new();
     loop {
         let stop = m.run(slice);
@@ -191,6 +196,48 @@ fn same_program_same_output_whatever_the_slicing() {
     assert_eq!(run_sliced(&elf, u64::MAX), whole);
     assert_eq!(run_sliced(&elf, 1000), whole);
     assert_eq!(run_sliced(&elf, 7), whole);
+}
+
+/// The reference mode (one instruction per block) is what the fast mode's blocks must match.
+#[test]
+fn reference_mode_runs_as_the_fast_mode() {
+    let elf = racing_harts();
+    let fast = run_in(Exec::Fast, &elf, u64::MAX);
+    assert_eq!(run_in(Exec::Reference, &elf, u64::MAX), fast);
+    assert_eq!(run_in(Exec::Reference, &elf, 7), fast);
+}
+
+/// A timer interrupt due anywhere in a loop of two `addi`s that leaves its page and comes back
+/// (each phase of the loop in turn, moved by padding): the reference mode takes it at the same
+/// instruction as the fast mode, whose blocks may hold the whole loop.
+#[test]
+fn reference_mode_takes_interrupts_where_the_fast_mode_does() {
+    for pad in 0..4 {
+        let mut a = Asm::default();
+        a.la(T0, 0x700).emit(csrrw(0, 0x305, T0));
+        for _ in 0..pad {
+            a.emit(andi_(0, 0, 0));
+        }
+        a.li(S0, 0x200_bff8).emit(ld(S1, S0, 0)).emit(addi(S1, S1, 37)); // deadline: mtime + 37
+        a.li(T0, 0x200_4000).emit(sd(S1, T0, 0));
+        a.li(T0, 0x80).emit(csrrw(0, 0x304, T0)).emit(csrrsi(0, 0x300, 8)); // MTIE, MIE
+        let top = a.here();
+        a.emit(addi(18, 18, 1)).emit(addi(19, 19, 1));
+        a.emit(jal(0, 0x1000 - a.here()));
+        a.at(0x700);
+        a.emit(csrrs(20, 0x341, 0)); // mepc
+        a.exit(0);
+        a.at(0x1000);
+        a.emit(jal(0, top - 0x1000));
+        let elf = elf(RAM, &a.bytes, 0, &[]);
+        let run = |exec| {
+            let mut m = Machine::new(Config::default(), &elf).unwrap();
+            m.set_exec(exec);
+            assert_eq!(finish(&mut m).0, 0);
+            (m.reg(0, 18), m.reg(0, 19), m.reg(0, 20), m.instret())
+        };
+        assert_eq!(run(Exec::Reference), run(Exec::Fast), "padding {pad}");
+    }
 }
 
 #[test]
