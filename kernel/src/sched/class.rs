@@ -152,19 +152,24 @@ impl Classes {
         let current = &current.view();
         let own = match self.rank[current.tid] {
             0 => self.fair.at(self.slot(current.hart.unwrap_or(0))).recheck(current, now),
-            1 => self.rt.outranked(current, now) || self.serving(current.hart.unwrap_or(0), now),
+            1 => self.rt.outranked(current, now),
             _ => self.dl.tick(current, now),
         };
         own || self.higher_ready(current, now)
     }
 
     /// A class above `current`'s has a task waiting for its hart; while the fair server runs
-    /// fair tasks there, the real-time class waits.
+    /// fair tasks there, the real-time class waits, and a real-time task gives way to it (the
+    /// server is a deadline entity). Both `tick` and `recheck` ask this: a timer interrupt
+    /// runs one of them, and one armed for the server's zero-laxity point runs `tick` when the
+    /// hart's tick is due by the time it takes the clock (another hart may have moved it on),
+    /// after which `next_event` arms nothing more for the active server.
     #[inline(always)]
     fn higher_ready(&mut self, current: &api::Task, now: u64) -> bool {
         let hart = current.hart.unwrap_or(0);
         let rank = self.rank[current.tid];
         (rank < 2 && self.present[2] && self.dl.ready(hart, now, u64::MAX))
+            || (rank == 1 && self.serving(hart, now))
             || (rank == 0 && self.present[1] && !self.server.active(hart, now) && self.rt.ready(hart, now, 0))
     }
 
