@@ -66,13 +66,18 @@ fn cyclictest_max_latency_grows_by_the_non_preemptible_section() {
 }
 
 /// 003: "isolcpus: keep everything else off the real-time CPU" brings the max latency down
-/// (1475 us to 12 us in the seed's source).
+/// (1475 us to 12 us in the seed's source): the load's non-preemptible sections no longer
+/// reach the measuring hart's latency.
 #[test]
 fn cyclictest_isolating_the_measuring_hart_drops_the_max_latency() {
+    let hold = 500_000;
     let shared = max_latency("smp=2 wl.policy=fifo wl.hold_us=500");
     let isolated = max_latency("smp=2 wl.policy=fifo wl.hold_us=500 wl.isolate=1");
-    // Not 5x: a rare wakeup still crosses harts (see docs/kernel.md, known issues).
-    assert!(isolated * 3 < shared, "max latency with the load on every hart {shared} ns, kept off {isolated} ns");
+    assert!(shared >= hold * 9 / 10, "with the load on every hart the max {shared} ns misses the {hold} ns hold");
+    // Not the seed's 100x: the kernel lock is one for all harts, and the isolated hart's
+    // wakeup can queue behind the other hart's switch, pick and tick in a row (about 200 us
+    // at 100 MIPS; docs/kernel.md, known issues). What isolation must remove is the hold.
+    assert!(isolated < hold / 2 && isolated * 2 < shared, "max latency with the load on every hart {shared} ns, kept off {isolated} ns");
 }
 
 /// The sleeper's share of the CPU in `sched=... workload=intr` with one 50 % sleeper (works
