@@ -22,6 +22,15 @@ fn assert_refused(out: &Output, code: i32, needle: &str) {
     assert!(!stderr.contains("panicked"), "panicked: {stderr}");
 }
 
+/// Asserts the kernel refused a command line: its exit code 2, `message` on its console, no panic.
+fn assert_kernel_refused(append: &str, message: &str) {
+    let out = runqueue(&["run", "--append", append]);
+    assert_eq!(out.status.code(), Some(2), "{append}");
+    let console = String::from_utf8_lossy(&out.stdout);
+    assert!(console.contains(message), "{append}: expected {message:?} in: {console}");
+    assert!(!console.contains("panic"), "{append}: {console}");
+}
+
 #[test]
 fn files_that_are_not_kernels() {
     assert_refused(&runqueue(&["run", "/nonexistent/kernel.elf"]), 125, "cannot read ELF");
@@ -74,10 +83,7 @@ fn isolcpus_and_nohz_full_name_real_harts_and_leave_one_for_housekeeping() {
         ("sched=cfs workload=spin smp=2 nohz_full=0,1", "at least one hart must stay for housekeeping"),
         ("sched=cfs workload=spin smp=2 affinity=8", "a task may run on no hart"),
     ] {
-        let out = runqueue(&["run", "--append", append]);
-        assert_eq!(out.status.code(), Some(2), "{append}");
-        let console = String::from_utf8_lossy(&out.stdout);
-        assert!(console.contains(message), "{append}: expected {message:?} in: {console}");
+        assert_kernel_refused(append, message);
     }
 }
 
@@ -99,10 +105,6 @@ fn cgroup_settings_name_real_groups_and_values_in_range() {
         ("sched=bvt workload=spin cgroup=a bvt.group_warp_us=a:1000", "group warps are seed 002's BVT: use sched=bvt bvt.rules=seed002"),
         ("sched=cfs workload=spin cgroup=a bvt.group_warp_us=a:1000", "group warps are seed 002's BVT"),
     ] {
-        let out = runqueue(&["run", "--append", append]);
-        assert_eq!(out.status.code(), Some(2), "{append}");
-        let console = String::from_utf8_lossy(&out.stdout);
-        assert!(console.contains(message), "{append}: expected {message:?} in: {console}");
-        assert!(!console.contains("panic"), "{append}: {console}");
+        assert_kernel_refused(append, message);
     }
 }
