@@ -8,6 +8,7 @@
 use crate::bus::{Bus, PAGE_SIZE, RAM_BASE};
 use crate::bus::le_read;
 use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
+use crate::jit::{discover, CompiledFn, Compiler};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
@@ -19,7 +20,19 @@ pub struct Page {
     pub ops: [Op; SLOTS + 2],
     /// Where the page starts in RAM.
     base: usize,
+    /// The regions compiled from this page; a `Kind::Compiled` slot holds its region's index.
+    pub regions: Vec<RegionCode>,
 }
+
+/// A compiled region, and the op its entry slot held.
+#[derive(Clone, Copy)]
+pub struct RegionCode {
+    pub head: Op,
+    pub run: CompiledFn,
+}
+
+/// Regions compiled between two resets of the compiler, which frees their code all at once.
+const MAX_REGIONS: usize = 4096;
 
 impl Page {
     /// Decodes the slot for `pc` from RAM. Kept out of line: it runs once per slot.
@@ -54,6 +67,8 @@ pub fn place(op: Op, offset: usize) -> Op {
 
 pub struct CodeCache {
     pages: Vec<Option<Box<Page>>>,
+    compiler: Option<Box<dyn Compiler>>,
+    compiled: usize,
     /// Holds a single instruction while it runs (see [`CodeCache::scratch`]).
     scratch: Box<Page>,
     scratch_slot: usize,
@@ -61,16 +76,61 @@ pub struct CodeCache {
 
 impl CodeCache {
     pub fn new(ram_bytes: u64) -> CodeCache {
-        CodeCache { pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(), scratch: empty_page(0), scratch_slot: 0 }
+        CodeCache {
+            pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(),
+            compiler: None,
+            compiled: 0,
+            scratch: empty_page(0),
+            scratch_slot: 0,
+        }
     }
 
-    /// A page that runs `op`, fetched on its own, from the slot at page offset `offset` (a
-    /// page-straddling instruction from the last slot). It never decodes anything.
+    /// From now on, hot code is compiled by `compiler` (`None`: interpreted only).
+    pub fn set_compiler(&mut self, compiler: Option<Box<dyn Compiler>>) {
+        self.drop_regions();
+        self.compiler = compiler;
+    }
+
+    /// A page that runs `op` (as placed at page offset `offset`, see [`place`]) on its own: a
+    /// page-straddling instruction from the last slot, or a region's entry op when the region
+    /// cannot run. Its block ends after that one op; it never decodes anything.
     pub fn scratch(&mut self, op: Op, offset: usize) -> &mut Page {
         self.scratch.ops[self.scratch_slot] = Op::UNDECODED;
         self.scratch_slot = offset / 2 % SLOTS;
-        self.scratch.ops[self.scratch_slot] = place(op, self.scratch_slot * 2);
+        // Never hot: the scratch page is not compiled.
+        self.scratch.ops[self.scratch_slot] = Op { heat: u8::MAX, ..op };
         &mut self.scratch
+    }
+
+    /// Compiles the region entered at `slot` of RAM page number `page`, if there is a
+    /// compiler and the entry's op is one it takes.
+    pub fn compile(&mut self, page: usize, slot: usize, bus: &Bus) {
+        if self.compiler.is_none() {
+            return;
+        }
+        if self.compiled == MAX_REGIONS {
+            self.drop_regions();
+        }
+        let (Some(Some(p)), Some(compiler)) = (self.pages.get_mut(page), self.compiler.as_mut()) else { return };
+        if p.ops[slot].kind == Kind::Compiled {
+            return;
+        }
+        let Some(region) = discover(slot, |s| p.op_for_region(bus, s)) else { return };
+        if let Some(run) = compiler.compile(&region) {
+            let head = p.ops[slot];
+            p.ops[slot] = Op { kind: Kind::Compiled, imm: p.regions.len() as i32, ..head };
+            p.regions.push(RegionCode { head, run });
+            self.compiled += 1;
+        }
+    }
+
+    /// Forgets every compiled region, and the code behind them.
+    fn drop_regions(&mut self) {
+        self.pages.iter_mut().flatten().for_each(|p| p.drop_regions());
+        if let Some(c) = self.compiler.as_mut() {
+            c.reset();
+        }
+        self.compiled = 0;
     }
 
     /// The decoded page for RAM page number `page`, created (empty) on first use.
@@ -92,6 +152,8 @@ impl CodeCache {
             for half in first / 2..=last / 2 {
                 let page = (half * 2 / PAGE_SIZE) as usize;
                 if let Some(Some(p)) = self.pages.get_mut(page) {
+                    // A region may span any slot of its page.
+                    p.drop_regions();
                     p.ops[half as usize % SLOTS] = Op::UNDECODED;
                 }
             }
@@ -100,13 +162,28 @@ impl CodeCache {
 
     /// Drops everything (restore, host writes of unknown extent).
     pub fn clear(&mut self, bus: &mut Bus) {
+        self.drop_regions();
         self.pages.iter_mut().for_each(|p| *p = None);
         bus.clear_code_pages();
+    }
+}
+
+impl Page {
+    /// Puts the ops back that the page's region entries stand for: the regions will not run.
+    fn drop_regions(&mut self) {
+        if self.regions.is_empty() {
+            return;
+        }
+        // Cold again: a region dropped to free code may be compiled anew once hot.
+        for op in self.ops.iter_mut().filter(|op| op.kind == Kind::Compiled) {
+            *op = Op { heat: 0, ..self.regions[op.imm as usize].head };
+        }
+        self.regions.clear();
     }
 }
 
 fn empty_page(base: usize) -> Box<Page> {
     let mut ops = [Op::UNDECODED; SLOTS + 2];
     ops[SLOTS..].fill(Op::PAGE_END);
-    Box::new(Page { ops, base })
+    Box::new(Page { ops, base, regions: Vec::new() })
 }

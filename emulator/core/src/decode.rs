@@ -10,13 +10,15 @@ pub const ZERO_SINK: u8 = 32;
 
 /// What an op does. `Undecoded` marks a cache slot not decoded yet; `Straddle` a 32-bit
 /// instruction whose upper half lies on the next page, so it cannot be cached; `PageEnd` the
-/// sentinel past a page's last slot (not an instruction: the block continues on the next page).
+/// sentinel past a page's last slot (not an instruction: the block continues on the next page);
+/// `Compiled` the entry of a compiled region (`jit`), its `imm` the region's index in the page.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
 pub enum Kind {
     Undecoded,
     Straddle,
     PageEnd,
+    Compiled,
     Illegal,
     Lui, Auipc, Jal, Jalr,
     Beq, Bne, Blt, Bge, Bltu, Bgeu,
@@ -47,16 +49,19 @@ pub struct Op {
     pub len: u8,
     /// In the code cache, the slot of the instruction that follows (`code::place`); 0 here.
     pub next: u16,
+    /// In the code cache, how often a jump has landed here (saturating): at `jit::HOT` the
+    /// slot becomes the entry of a compiled region. It fills what would be padding.
+    pub heat: u8,
 }
 
 impl Op {
-    pub const UNDECODED: Op = Op { kind: Kind::Undecoded, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 2, next: 0 };
-    pub const STRADDLE: Op = Op { kind: Kind::Straddle, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 4, next: 0 };
-    pub const PAGE_END: Op = Op { kind: Kind::PageEnd, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 0, next: 0 };
+    pub const UNDECODED: Op = Op { kind: Kind::Undecoded, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 2, next: 0, heat: 0 };
+    pub const STRADDLE: Op = Op { kind: Kind::Straddle, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 4, next: 0, heat: 0 };
+    pub const PAGE_END: Op = Op { kind: Kind::PageEnd, rd: 0, rs1: 0, rs2: 0, imm: 0, len: 0, next: 0, heat: 0 };
 
     pub fn new(kind: Kind, rd: u32, rs1: u32, rs2: u32, imm: i32, len: u8) -> Op {
         let rd = if rd == 0 { ZERO_SINK } else { rd as u8 };
-        Op { kind, rd, rs1: rs1 as u8, rs2: rs2 as u8, imm, len, next: 0 }
+        Op { kind, rd, rs1: rs1 as u8, rs2: rs2 as u8, imm, len, next: 0, heat: 0 }
     }
 
     fn illegal(bits: u32, len: u8) -> Op {

@@ -7,10 +7,11 @@
 //! can make an interrupt newly pending, checking at block starts is exact and deterministic.
 
 use crate::bus::{le_read, le_write, Bus, PAGE_SIZE};
-use crate::code::{CodeCache, Page, SLOTS};
+use crate::code::{place, CodeCache, Page, RegionCode, SLOTS};
 use crate::csr::CsrOp;
 use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
 use crate::hart::{cause, mstatus, Hart, RunState, Trap, PRV_M, PRV_S, PRV_U};
+use crate::jit::{Frame, HOT};
 
 /// Why a hart stopped running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +39,11 @@ enum Step {
     Wait(u64),
     /// The op at `pc` straddles a page boundary and must run from the scratch page.
     Straddle,
+    /// The op at `pc` is a region's entry whose region cannot run now: run this op, as
+    /// placed, from the scratch page.
+    Single(Op),
+    /// The pc is set, and the slot there has just become hot: compile its region.
+    Compile(u64),
 }
 
 const ILLEGAL: Step = Step::Trap(Trap { cause: cause::ILLEGAL, tval: 0 });
@@ -85,8 +91,12 @@ impl Hart {
                 stop = stop.min(self.ticks + 1);
             }
             // A page the PMP does not let run as a whole is run one fetched instruction at a time.
+            let mut page_no = 0;
             let fetched = self.fetch_page(bus, self.pc).and_then(|off| match off {
-                Some(off) => code.page(off / PAGE_SIZE as usize, bus).map(Some).ok_or(Trap::new(cause::FETCH_ACCESS, self.pc)),
+                Some(off) => {
+                    page_no = off / PAGE_SIZE as usize;
+                    code.page(page_no, bus).map(Some).ok_or(Trap::new(cause::FETCH_ACCESS, self.pc))
+                }
                 None => Ok(None),
             });
             let page = match fetched {
@@ -109,11 +119,22 @@ impl Hart {
                 Some(page) => self.block::<false>(bus, page, stop),
                 None => Step::Straddle,
             };
-            if step == Step::Straddle {
-                step = match self.fetch_one(bus, self.pc) {
+            let offset = (self.pc & (PAGE_SIZE - 1)) as usize;
+            let single = match step {
+                Step::Straddle => Some(self.fetch_one(bus, self.pc).map(|op| place(op, offset))),
+                Step::Single(op) => Some(Ok(op)),
+                Step::Compile(pc) => {
+                    if !self.reference {
+                        code.compile(page_no, (pc as usize >> 1) % SLOTS, bus);
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if let Some(op) = single {
+                step = match op {
                     Ok(op) => {
                         // Run just this op from a scratch page at the same page offset.
-                        let offset = (self.pc & (PAGE_SIZE - 1)) as usize;
                         let (scratch, stop) = (code.scratch(op, offset), self.ticks + 1);
                         if cached { self.block::<true>(bus, scratch, stop) } else { self.block::<false>(bus, scratch, stop) }
                     }
@@ -162,6 +183,14 @@ impl Hart {
         let base = self.pc & !(PAGE_SIZE - 1);
         let pc_of = |idx: usize| base.wrapping_add(2 * idx as u64);
         let mut idx = ((self.pc as usize) >> 1) % SLOTS;
+        // Code entered from elsewhere (a call from another page, a trap handler) grows hot too.
+        if !CACHE {
+            let heat = &mut page.ops[idx].heat;
+            *heat = heat.saturating_add(1);
+            if *heat == HOT {
+                return Step::Compile(self.pc);
+            }
+        }
         // Counting down what is left keeps one register instead of the count and the limit.
         let mut left = stop.saturating_sub(self.ticks);
         let result = 'block: loop {
@@ -207,6 +236,15 @@ impl Hart {
                         let offset: u64 = $offset;
                         if offset < PAGE_SIZE {
                             idx = (offset >> 1) as usize;
+                            // Jump targets grow hot; the compiled tier is for machines without a
+                            // data cache, whose stalls it does not model.
+                            if !CACHE {
+                                let heat = &mut page.ops[idx].heat;
+                                *heat = heat.saturating_add(1);
+                                if *heat == HOT {
+                                    break 'block Step::Compile(pc_of(idx));
+                                }
+                            }
                             continue 'block;
                         }
                         break 'block Step::End(base.wrapping_add(offset));
@@ -373,6 +411,34 @@ impl Hart {
                         left += 1;
                         break 'block Step::End(pc_of(idx));
                     }
+                    Compiled => {
+                        left += 1;
+                        let RegionCode { head, run } = page.regions[op.imm as usize];
+                        if CACHE {
+                            break 'block Step::Single(head);
+                        }
+                        let mut frame = Frame {
+                            x: self.x.as_mut_ptr(),
+                            ram: bus.ram.as_mut_ptr(),
+                            ram_len: bus.ram.len() as u64,
+                            tlb_read: self.tlb.read.as_ptr(),
+                            tlb_write: self.tlb.write.as_ptr(),
+                            data_ctx: self.data_ctx,
+                            base,
+                            left,
+                            next: 0,
+                        };
+                        // SAFETY: the compiler's contract (`jit`): the code touches only the
+                        // registers, and RAM through TLB entries checked against its length.
+                        unsafe { run(&mut frame) };
+                        if frame.left == left {
+                            // Too close to `stop` for its first block, or its first op needs a
+                            // slow path: this one op goes the interpreter's way.
+                            break 'block Step::Single(head);
+                        }
+                        left = frame.left;
+                        jump!(frame.next)
+                    }
                     Illegal => break 'block Step::Trap(Trap::new(cause::ILLEGAL, op.imm as u32 as u64)),
                     Csrrw | Csrrs | Csrrc | Csrrwi | Csrrsi | Csrrci | Ecall | Ebreak | FenceI | SfenceVma | Mret | Sret | Wfi
                     | LrW | ScW | AmoSwapW | AmoAddW | AmoXorW | AmoAndW | AmoOrW | AmoMinW | AmoMaxW | AmoMinuW | AmoMaxuW
@@ -392,8 +458,8 @@ impl Hart {
         };
         // A trap or a!() straddling op leaves the pc at the op.
         self.pc = match result {
-            Step::Go(t) | Step::End(t) | Step::Wait(t) => t,
-            Step::Trap(_) | Step::Straddle => pc_of(idx),
+            Step::Go(t) | Step::End(t) | Step::Wait(t) | Step::Compile(t) => t,
+            Step::Trap(_) | Step::Straddle | Step::Single(_) => pc_of(idx),
         };
         self.ticks = stop - left;
         result

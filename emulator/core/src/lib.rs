@@ -22,6 +22,7 @@ mod error;
 mod exec;
 mod fdt;
 mod hart;
+pub mod jit;
 mod host;
 mod machine;
 mod mmu;

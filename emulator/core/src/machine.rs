@@ -411,11 +411,17 @@ impl Machine {
         Ok(())
     }
 
-    /// Instructions retired by all harts (a trap counts as one; cache stalls do not).
     pub fn set_exec(&mut self, exec: Exec) {
         self.harts.iter_mut().for_each(|h| h.reference = exec == Exec::Reference);
     }
 
+    /// Hot code is compiled by `compiler` from now on (`None`: everything is interpreted).
+    /// The reference mode never compiles, and neither does a machine with a data cache.
+    pub fn set_compiler(&mut self, compiler: Option<alloc::boxed::Box<dyn crate::jit::Compiler>>) {
+        self.code.set_compiler(compiler);
+    }
+
+    /// Instructions retired by all harts (a trap counts as one; cache stalls do not).
     pub fn instret(&self) -> u64 {
         self.harts.iter().map(|h| h.retired()).sum()
     }

@@ -26,7 +26,7 @@ pub const BARE_SU: u64 = 0xe;
 /// Marks data TLB entries filled while the data cache is on. No computed tag has it: a VPN is
 /// at most 52 bits, so `vpn << 4 | ctx` stays below bit 56.
 const CACHED: u64 = 1 << 63;
-const ENTRIES: usize = 256;
+pub const ENTRIES: usize = 256;
 const CTX_SUM: u64 = 1 << 2;
 const CTX_MXR: u64 = 1 << 3;
 
@@ -75,22 +75,23 @@ impl Access {
 }
 
 #[derive(Clone, Copy)]
+#[repr(C)]
 pub struct Entry {
-    tag: u64,
+    pub tag: u64,
     /// `va + addend` is the offset into RAM.
-    addend: u64,
+    pub addend: u64,
 }
 
 const EMPTY: Entry = Entry { tag: u64::MAX, addend: 0 };
 
 pub struct Tlb {
-    read: [Entry; ENTRIES],
-    write: [Entry; ENTRIES],
+    pub read: [Entry; ENTRIES],
+    pub write: [Entry; ENTRIES],
     fetch: [Entry; ENTRIES],
 }
 
 #[inline(always)]
-fn key(va: u64, ctx: u64) -> (usize, u64) {
+pub fn key(va: u64, ctx: u64) -> (usize, u64) {
     let vpn = va >> 12;
     ((vpn as usize) % ENTRIES, (vpn << 4) | ctx)
 }
