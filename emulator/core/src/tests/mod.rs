@@ -16,3 +16,4 @@ mod pmp;
 mod cache;
 mod host;
 mod speed;
+mod jit;
