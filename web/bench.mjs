@@ -1,13 +1,13 @@
 // `make bench-web`: the speed figures of docs/web.md, measured in headless Chromium.
 //  1. MIPS of the wasm emulator in the widget's Worker on the bench guest (runqueue/bench.elf,
-//     when the build copied it; otherwise a kernel run), next to the native CLI on the same
-//     ELF, best of three each;
+//     when the build copied it; otherwise a kernel run), with the compiled tier on and off,
+//     next to the native CLI on the same ELF, best of three each;
 //  2. the seed-scale replay (web/replay.mjs: seed 004's 60 s `intr` run on two harts) in the
-//     same Worker and natively on the same arguments: wall seconds, instructions, MIPS, best
-//     of REPLAY_ROUNDS (default 2) each;
+//     same Worker (tier on and off) and natively on the same arguments: wall seconds,
+//     instructions, MIPS, best of REPLAY_ROUNDS (default 2) each;
 //  3. time from pressing Run to the first kernel output in the demo chapter;
 //  4. the gzipped size of the page's wasm.
-// Native and page runs alternate, so both see the same load on a shared machine. Prints a
+// Native and page runs alternate, so all see the same load on a shared machine. Prints a
 // table and writes it as JSON to web-bench.json in cargo's target folder.
 
 import { execFileSync } from "node:child_process";
@@ -36,16 +36,20 @@ function nativeSeconds(argv) {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
-/** Best of `rounds` alternating native and page runs: the page's fastest run and the native best seconds. */
+/** Best of `rounds` alternating native and page runs: the page's fastest run with the compiled
+ * tier on (`page`) and off (`interpreted`), and the native best seconds. */
 async function paired(page, site, rounds, run, argv) {
+  const fastest = (a, b) => (!a || b.seconds < a.seconds ? b : a);
   let best = null;
+  let interpreted = null;
   let native = Infinity;
   for (let i = 0; i < rounds; i++) {
     native = Math.min(native, nativeSeconds(argv));
-    const r = await workerRun(page, site, run);
-    if (!best || r.seconds < best.seconds) best = r;
+    best = fastest(best, await workerRun(page, site, run));
+    interpreted = fastest(interpreted, await workerRun(page, site, { ...run, tier: "off" }));
   }
-  return { page: best, nativeSeconds: native };
+  if (best.instret !== interpreted.instret) throw new Error(`the tiers ran ${best.instret} and ${interpreted.instret} instructions`);
+  return { page: best, interpreted, nativeSeconds: native };
 }
 
 const fixed = (x, digits = 1) => Number(x.toFixed(digits));
@@ -62,14 +66,17 @@ try {
   let replayRow = {};
   if (REPLAY_ROUNDS > 0) {
     const r = replay();
-    const { page: p, nativeSeconds: s } = await paired(page, site, REPLAY_ROUNDS, { args: r.args, harts: r.harts, max: r.maxInsns },
+    const { page: p, interpreted: q, nativeSeconds: s } = await paired(page, site, REPLAY_ROUNDS, { args: r.args, harts: r.harts, max: r.maxInsns },
       ["--append", r.args, "--max-insns", String(r.maxInsns)]);
     replayRow = {
       replay_args: r.args,
       replay_instructions: p.instret,
       replay_page_seconds: fixed(p.seconds, 2),
+      replay_interpreted_seconds: fixed(q.seconds, 2),
       replay_native_seconds: fixed(s, 2),
       replay_page_mips: fixed(p.mips),
+      replay_interpreted_mips: fixed(q.mips),
+      replay_compiled_regions: p.compiledRegions,
       replay_native_mips: fixed(p.instret / s / 1e6),
     };
   }
@@ -85,6 +92,8 @@ try {
     workload: useBench ? "bench guest (runqueue bench)" : `kernel: ${KERNEL_ARGS}`,
     instructions: bench.page.instret,
     wasm_mips: fixed(bench.page.mips),
+    wasm_interpreted_mips: fixed(bench.interpreted.mips),
+    compiled_regions: bench.page.compiledRegions,
     native_mips: fixed(nativeMips),
     wasm_over_native: fixed(bench.page.mips / nativeMips, 2),
     ...replayRow,

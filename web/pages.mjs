@@ -36,10 +36,11 @@ export async function axe(page, scope = "html") {
 /**
  * Runs `elf` (a file in the site's runqueue/ folder) to its end in the widget's Worker on
  * runqueue/widget/bench.html and returns the page's {instret, seconds, mips, exitCode,
- * console}, plus `trace` in the format `trace` names ("ftrace" or "chrome") when given.
+ * compiledRegions, console}, plus `trace` in the format `trace` names ("ftrace" or "chrome")
+ * when given. `tier: "off"` runs with the compiled tier off.
  */
-export async function workerRun(page, site, { elf = "kernel.elf", args = "", harts = 1, max = 20e9, trace = null }) {
-  const q = new URLSearchParams({ elf, args, harts: String(harts), max: String(max) });
+export async function workerRun(page, site, { elf = "kernel.elf", args = "", harts = 1, max = 20e9, trace = null, tier = "on" }) {
+  const q = new URLSearchParams({ elf, args, harts: String(harts), max: String(max), tier });
   if (trace) q.set("trace", trace);
   await page.goto(`${site.base}runqueue/widget/bench.html?${q}`);
   await page.waitForFunction(() => globalThis.benchResult, null, { timeout: 600_000, polling: 200 });

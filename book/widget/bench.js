@@ -2,7 +2,9 @@
 // measures exactly what a reader's run gets) and publishes {instret, seconds, mips, exitCode,
 // console} as `window.benchResult` for web/bench.mjs. With `?trace=ftrace` (or `chrome`) it
 // then asks the Worker for the run's trace in that format, after the clock has stopped, and
-// adds it as `trace`: the determinism test compares both with `runqueue run`'s.
+// adds it as `trace`: the determinism test compares both with `runqueue run`'s. `?tier=off` runs
+// with the compiled tier off (every instruction interpreted); `compiledRegions` says how many
+// regions the tier compiled.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 
@@ -29,7 +31,7 @@ async function bench() {
         console += decoder.decode(data.console, { stream: true });
       } else if (data.type === "done") {
         const seconds = (performance.now() - start) / 1000;
-        result = { elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, console };
+        result = { elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, compiledRegions: data.compiledRegions, console };
         if (traceFormat === null) resolve(result);
         else worker.postMessage({ type: "trace", format: traceFormat });
       } else if (data.type === "trace") {
@@ -39,8 +41,10 @@ async function bench() {
       }
     };
   });
+  const tier = q.get("tier") ?? "on";
+  if (!["on", "off"].includes(tier)) throw new Error(`tier=${tier}: use on or off`);
   worker.postMessage({ type: "speed", ips: 0 });
-  worker.postMessage({ type: "boot", elf, harts: Number(q.get("harts") ?? 1), bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9) });
+  worker.postMessage({ type: "boot", elf, harts: Number(q.get("harts") ?? 1), bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: tier === "on" });
   try {
     return await finished;
   } finally {

@@ -57,7 +57,7 @@ function finish(status) {
   } catch (e) {
     problem = String(e.message ?? e);
   }
-  post({ type: "done", exitCode: session.exit_code(), result, problem, ...progress() });
+  post({ type: "done", exitCode: session.exit_code(), result, problem, compiledRegions: session.compiled_regions(), ...progress() });
 }
 
 // Runs `limit` instructions at most, or until the batch's time is up. Returns the status.
@@ -100,13 +100,15 @@ async function loop() {
 }
 
 const handlers = {
-  async boot({ elf, harts, bootargs, budget, lang }) {
+  async boot({ elf, harts, bootargs, budget, lang, compiled = true }) {
     T = stringsFor(lang);
     await ready;
     running = false;
     maxInsns = budget;
     try {
       session = new Session(new Uint8Array(elf), harts, bootargs);
+      // Off only for comparison (the bench page): the run is the same either way.
+      if (!compiled) session.set_compiled_tier(false);
     } catch (e) {
       return fail(String(e.message ?? e));
     }

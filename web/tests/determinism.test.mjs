@@ -1,7 +1,9 @@
 // Determinism across the two builds: chapter experiments run in the page's Worker (the wasm
 // emulator, sliced as the widget slices it) and natively with `runqueue run` give the same
 // console and the same trace, byte for byte. One hart, two harts, a modelled host, and the
-// seed-scale replay's arguments over a shorter run.
+// seed-scale replay's arguments over a shorter run. The page runs its compiled tier (hot guest
+// code compiled to WebAssembly, `emulator/wasm/src/tier.rs`), natively everything is
+// interpreted: each run is long enough for regions to be compiled, and the test checks some were.
 
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
@@ -50,6 +52,7 @@ for (const { name, args, max = 5e9 } of RUNS) {
     assert.equal(inPage.exitCode, 0);
     assert.ok(inPage.console.includes("RESULT {"), "the run printed its RESULT line");
     assert.ok(JSON.parse(inPage.trace).traceEvents.length > 0, "the run has a trace");
+    assert.ok(inPage.compiledRegions > 0, "the compiled tier compiled some of the run's code");
     // Not assert.equal on the texts: a diff of megabytes would bury the first difference.
     for (const what of ["console", "trace"]) {
       const [a, b] = [inPage[what], cli[what]];

@@ -24,12 +24,12 @@
 //!   `base + next`, as the interpreter's own jumps compute it).
 //! - `x0` reads as zero; writes to it go to [`ZERO_SINK`], whatever a compiler does with them.
 
-use crate::bus::PAGE_SIZE;
+pub use crate::bus::PAGE_SIZE;
 use crate::code::{Page, SLOTS};
-use crate::decode::{Kind, Op};
 use alloc::vec::Vec;
 
-pub use crate::decode::ZERO_SINK;
+// Compilers name the ops they are given.
+pub use crate::decode::{Kind, Op, ZERO_SINK};
 pub use crate::mmu::{Entry as TlbEntry, ENTRIES as TLB_ENTRIES};
 
 /// Jumps that make a slot a region's entry. Low enough that a loop run a few dozen times is

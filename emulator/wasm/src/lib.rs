@@ -5,11 +5,15 @@
 
 mod events;
 mod grading;
+#[cfg(target_arch = "wasm32")]
+mod tier;
 
 pub use grading::Grading;
 
 use runqueue_emu::{Config, Machine, MachineOptions, Stop};
 use runqueue_report::{RunResult, chrome, console, ftrace, trace};
+use std::cell::Cell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// How the last [`Session::run`] ended, as the Worker sees it.
@@ -37,13 +41,16 @@ pub struct Session {
     unread: (usize, usize),
     fault: Option<String>,
     harts: u32,
+    /// Regions the compiled tier has compiled (see `tier.rs`).
+    compiled: Rc<Cell<u32>>,
 }
 
 #[wasm_bindgen]
 impl Session {
     /// Boots `elf` on `harts` harts with the kernel command line `bootargs`, whose machine
     /// words (`cache.*=`, `host=`) are read by the same parser as the CLI's. Anything wrong with the
-    /// file or the configuration comes back as an error with the loader's message.
+    /// file or the configuration comes back as an error with the loader's message. Hot code
+    /// runs in the compiled tier (`set_compiled_tier`).
     #[wasm_bindgen(constructor)]
     pub fn new(elf: &[u8], harts: u32, bootargs: String) -> Result<Session, JsError> {
         let options = MachineOptions::parse(&bootargs).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
@@ -56,7 +63,7 @@ impl Session {
         };
         let machine = Machine::new(config, elf)
             .map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
-        Ok(Session {
+        let mut session = Session {
             machine,
             console: Vec::new(),
             trace: String::new(),
@@ -64,7 +71,33 @@ impl Session {
             unread: (0, 1),
             fault: None,
             harts,
-        })
+            compiled: Rc::new(Cell::new(0)),
+        };
+        session.set_compiled_tier(true)?;
+        Ok(session)
+    }
+
+    /// Turns the compiled tier on or off (off: every instruction is interpreted, as natively).
+    /// Either way the run is the same to the byte; only its speed differs. Outside a browser
+    /// (the native build) there is no tier to turn on.
+    pub fn set_compiled_tier(&mut self, on: bool) -> Result<(), JsError> {
+        #[cfg(target_arch = "wasm32")]
+        let compiler: Option<Box<dyn runqueue_emu::jit::Compiler>> = match on {
+            true => Some(Box::new(tier::WasmCompiler::new(self.compiled.clone()).map_err(|e| JsError::new(&format!("no compiled tier: {e:?}")))?)),
+            false => None,
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let compiler = {
+            let _ = on;
+            None
+        };
+        self.machine.set_compiler(compiler);
+        Ok(())
+    }
+
+    /// Regions of hot guest code compiled to WebAssembly since boot.
+    pub fn compiled_regions(&self) -> u32 {
+        self.compiled.get()
     }
 
     /// Runs at most about `budget` more instructions (all harts together).
