@@ -10,6 +10,7 @@ use crate::bus::le_read;
 use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
 use crate::jit::{discover, CompiledFn, Compiler};
 use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 pub const SLOTS: usize = (PAGE_SIZE / 2) as usize;
@@ -22,6 +23,8 @@ pub struct Page {
     base: usize,
     /// The regions compiled from this page; a `Kind::Compiled` slot holds its region's index.
     pub regions: Vec<RegionCode>,
+    /// Slots that grew hot fewer times than the compiler's `rounds`, and how often.
+    warmth: BTreeMap<u16, u8>,
 }
 
 /// A compiled region, and the op its entry slot held.
@@ -115,6 +118,16 @@ impl CodeCache {
         if p.ops[slot].kind == Kind::Compiled {
             return;
         }
+        let rounds = compiler.rounds();
+        if rounds > 1 {
+            let warmth = p.warmth.entry(slot as u16).or_default();
+            *warmth += 1;
+            if *warmth < rounds {
+                p.ops[slot].heat = 0;
+                return;
+            }
+            p.warmth.remove(&(slot as u16));
+        }
         let Some(region) = discover(slot, |s| p.op_for_region(bus, s)) else { return };
         if let Some(run) = compiler.compile(&region) {
             let head = p.ops[slot];
@@ -185,5 +198,5 @@ impl Page {
 fn empty_page(base: usize) -> Box<Page> {
     let mut ops = [Op::UNDECODED; SLOTS + 2];
     ops[SLOTS..].fill(Op::PAGE_END);
-    Box::new(Page { ops, base, regions: Vec::new() })
+    Box::new(Page { ops, base, regions: Vec::new(), warmth: BTreeMap::new() })
 }

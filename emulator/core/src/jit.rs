@@ -79,6 +79,11 @@ pub trait Compiler {
     fn compile(&mut self, region: &Region) -> Option<CompiledFn>;
     /// Every function handed out so far is dropped: none will be called again.
     fn reset(&mut self);
+    /// Times a slot must grow hot ([`HOT`] jumps each) before its region is compiled. A
+    /// compiler whose code costs more to make than a short run gains asks for more.
+    fn rounds(&self) -> u8 {
+        1
+    }
 }
 
 /// A straight run of ops. Every op but the last falls through to the next; the last is a
