@@ -26,10 +26,10 @@
 
 use crate::bus::PAGE_SIZE;
 use crate::code::{Page, SLOTS};
-use crate::decode::{Kind, Op};
 use alloc::vec::Vec;
 
-pub use crate::decode::ZERO_SINK;
+// A region's ops, named by compilers outside this crate.
+pub use crate::decode::{Kind, Op, ZERO_SINK};
 pub use crate::mmu::{Entry as TlbEntry, ENTRIES as TLB_ENTRIES};
 
 /// Jumps that make a slot a region's entry. Low enough that a loop run a few dozen times is
