@@ -38,7 +38,9 @@ impl Native {
 
 fn new_module() -> Result<JITModule, String> {
     let mut flags = settings::builder();
-    flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
+    // Cranelift's optimiser buys little on code this plain, and costs a third of compile time
+    // (docs/bench.md): a region is compiled while the guest waits.
+    flags.set("opt_level", "none").map_err(|e| e.to_string())?;
     // The translator builds well-formed functions; checking each costs a tenth of compile time.
     flags.set("enable_verifier", "false").map_err(|e| e.to_string())?;
     let isa = cranelift_native::builder()
@@ -50,7 +52,6 @@ fn new_module() -> Result<JITModule, String> {
 
 impl Compiler for Native {
     fn compile(&mut self, region: &Region) -> Option<CompiledFn> {
-        if std::env::var_os("JITDBG").is_some() { eprintln!("compile {} blocks {} ops entry {:#x}", region.blocks.len(), region.op_count(), region.blocks[0].start * 2); if std::env::var_os("JITDBG2").is_some() { eprintln!("  {:?}", region.blocks[0].ops.iter().take(3).map(|o| o.1.kind).collect::<Vec<_>>()); } }
         let sig = self.signature();
         self.ctx.func.signature = sig.clone();
         translate::region(&mut self.ctx.func, &mut self.builder, region, self.module.isa().frontend_config());
