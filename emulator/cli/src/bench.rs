@@ -8,7 +8,8 @@
 //! as child processes: their stdout lines are timestamped the same way, and their whole-run CPU
 //! time comes from the kernel's accounting of reaped children.
 
-use runqueue_emu::{Config, Machine, MachineOptions, Stop};
+use crate::tier::{self, ExecMode};
+use runqueue_emu::{Config, MachineOptions, Stop};
 use serde_json::{Value, json};
 use std::fmt;
 use std::io::{BufRead, BufReader};
@@ -40,6 +41,9 @@ pub struct BenchOptions {
     /// Machine settings for our emulator, as on a kernel command line: `cache.kb=32` gives it
     /// a data cache. Peers do not get them.
     pub machine: String,
+    /// How our emulator runs the guest: the first mode is "ours", each further one is run
+    /// after it and reported beside it like a peer (`runqueue-interp`), to compare the tiers.
+    pub exec: Vec<ExecMode>,
 }
 
 /// One phase as one emulator ran it.
@@ -140,8 +144,13 @@ pub struct BenchReport {
 /// Runs the benchmark on our emulator, then on each peer asked for.
 pub fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let bootargs = if opts.quick { "quick" } else { "" };
-    let ours = run_ours(&format!("{bootargs} {}", opts.machine))?;
+    let machine = format!("{bootargs} {}", opts.machine);
+    let (first, others) = opts.exec.split_first().ok_or("no execution mode to measure")?;
+    let ours = run_ours(&machine, *first)?;
     let (mut peers, mut scratch) = (Vec::new(), Scratch(Vec::new()));
+    for &mode in others {
+        peers.push(EmulatorRun { name: format!("runqueue-{}", mode.name()), ..run_ours(&machine, mode)? });
+    }
     if opts.qemu {
         let mut qemu = Command::new("qemu-system-riscv64");
         let elf = scratch.write("bench.elf", BENCH_ELF)?;
@@ -217,10 +226,10 @@ fn phases_from(lines: &[(Stamp, String)], instret_of: impl Fn(&str, u64, u64) ->
     Ok(phases)
 }
 
-fn run_ours(bootargs: &str) -> Result<EmulatorRun, String> {
+fn run_ours(bootargs: &str, exec: ExecMode) -> Result<EmulatorRun, String> {
     let options = MachineOptions::parse(bootargs).map_err(|e| e.to_string())?;
     let config = Config { bootargs: bootargs.trim().into(), cache: options.cache, host: options.host, ..Config::default() };
-    let mut machine = Machine::new(config, BENCH_ELF).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
+    let mut machine = tier::machine(exec, config, BENCH_ELF).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
     let cpu_before = cpu_seconds(Who::Myself);
     let start = Instant::now();
     let (mut lines, mut partial) = (Vec::new(), Vec::new());
@@ -520,7 +529,7 @@ mod tests {
 
     #[test]
     fn quick_run_on_ours_has_every_phase() {
-        let report = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new() }).unwrap();
+        let report = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new(), exec: vec![ExecMode::Fast] }).unwrap();
         let names: Vec<_> = report.ours.phases.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["alu", "mem", "crc", "sieve", "ecall", "timer", "mixed"]);
         assert_eq!(report.ours.phase("ecall").map(|p| p.checksum.as_str()), Some("0000000000004e20"));
@@ -533,15 +542,15 @@ mod tests {
     /// the same instructions in phases that do not count timer interrupts.
     #[test]
     fn the_data_cache_changes_no_results() {
-        let bare = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new() }).unwrap();
-        let cached = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.kb=32".into() }).unwrap();
+        let bare = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new(), exec: vec![ExecMode::Fast] }).unwrap();
+        let cached = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.kb=32".into(), exec: vec![ExecMode::Fast] }).unwrap();
         let work = |r: &BenchReport| {
             let timed = |p: &&Phase| p.name == SLEEPING_PHASE || p.name == "mixed";
             r.ours.phases.iter().map(|p| (p.checksum.clone(), if timed(&p) { 0 } else { p.instructions })).collect::<Vec<_>>()
         };
         assert_eq!(work(&cached), work(&bare));
         assert!(cached.to_string().contains("our machine: cache.kb=32"));
-        let bad = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.line=48".into() });
+        let bad = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.line=48".into(), exec: vec![ExecMode::Fast] });
         assert!(bad.err().is_some_and(|e| e.contains("cache.line=48")));
     }
 }

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod grade;
 pub mod mutant;
 pub mod run;
+pub mod tier;
 pub mod vet;
 
 use std::path::PathBuf;

@@ -43,11 +43,15 @@ struct BenchArgs {
     /// cache (docs/platform.md); peers do not get them.
     #[arg(long, value_name = "ARGS", default_value = "")]
     machine: String,
+    /// How our emulator runs the guest (fast, interp, reference); a comma-separated list runs
+    /// it once per mode, the first as "ours" and the others beside it like peers.
+    #[arg(long, value_name = "MODES", value_delimiter = ',', default_value = "fast")]
+    exec: Vec<runqueue::tier::ExecMode>,
 }
 
 fn bench(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let options =
-        bench::BenchOptions { qemu: args.qemu, tinyemu: args.tinyemu.clone(), quick: args.quick, machine: args.machine.clone() };
+        bench::BenchOptions { qemu: args.qemu, tinyemu: args.tinyemu.clone(), quick: args.quick, machine: args.machine.clone(), exec: args.exec.clone() };
     let report = bench::run(&options).map_err(Failure::Input)?;
     println!("{report}");
     if let Some(path) = &args.json {

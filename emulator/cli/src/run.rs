@@ -2,7 +2,8 @@
 
 use crate::{Failure, read_file, write_file};
 use clap::Args;
-use runqueue_emu::{Config, Exec, Machine, MachineOptions, Stop};
+use crate::tier::{self, ExecMode};
+use runqueue_emu::{Config, MachineOptions, Stop};
 use runqueue_report::{chrome, console, ftrace, trace};
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,18 +48,11 @@ pub struct RunArgs {
     /// Instructions each hart runs before the next hart's turn.
     #[arg(long, default_value_t = 1000)]
     pub quantum: u64,
-    /// How the interpreter runs: `fast`, or `reference`, one instruction per block with none of
-    /// the fast paths (slower; the same output to the byte, as `make test-determinism` checks).
-    #[arg(long, value_parser = parse_exec, default_value = "fast")]
-    pub exec: Exec,
-}
-
-fn parse_exec(word: &str) -> Result<Exec, String> {
-    match word {
-        "fast" => Ok(Exec::Fast),
-        "reference" => Ok(Exec::Reference),
-        _ => Err("the execution modes are fast and reference".into()),
-    }
+    /// How guest code runs: `fast` (hot code compiled to host code, the rest interpreted),
+    /// `interp` (the interpreter alone) or `reference` (one instruction per block, none of the
+    /// fast paths). All three give the same output to the byte (`make test-determinism`).
+    #[arg(long, default_value = "fast")]
+    pub exec: ExecMode,
 }
 
 /// What a run produced, whether the guest shut down or used up its budget first.
@@ -91,13 +85,12 @@ pub const CONSOLE_KEPT: usize = 1 << 20;
 /// Boots `elf` and runs it to shutdown or to `max_insns`, passing console bytes to `echo` as
 /// they come.
 pub fn execute(elf: &[u8], config: Config, max_insns: u64, echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
-    execute_in(Exec::Fast, elf, config, max_insns, echo)
+    execute_in(ExecMode::Fast, elf, config, max_insns, echo)
 }
 
 /// [`execute`] in the given execution mode.
-pub fn execute_in(exec: Exec, elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
-    let mut machine = Machine::new(config, elf).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
-    machine.set_exec(exec);
+pub fn execute_in(exec: ExecMode, elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
+    let mut machine = tier::machine(exec, config, elf).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
     let exit = loop {

@@ -183,8 +183,11 @@ impl Hart {
         let base = self.pc & !(PAGE_SIZE - 1);
         let pc_of = |idx: usize| base.wrapping_add(2 * idx as u64);
         let mut idx = ((self.pc as usize) >> 1) % SLOTS;
-        // Code entered from elsewhere (a call from another page, a trap handler) grows hot too.
-        if !CACHE {
+        // Code entered from elsewhere (a call from another page, a trap handler) grows hot too,
+        // but not where the last block was cut short: a loop resumed wherever each quantum
+        // ended would make every slot of it a region entry.
+        let cut = core::mem::take(&mut self.cut);
+        if !CACHE && !cut {
             let heat = &mut page.ops[idx].heat;
             *heat = heat.saturating_add(1);
             if *heat == HOT {
@@ -195,6 +198,7 @@ impl Hart {
         let mut left = stop.saturating_sub(self.ticks);
         let result = 'block: loop {
             if left == 0 {
+                self.cut = true;
                 break Step::End(pc_of(idx));
             }
             let op = &page.ops[idx];

@@ -142,6 +142,9 @@ pub struct Hart {
     pub fetch_ctx: u64,
     /// A trap was just taken and no instruction has been fetched since.
     pub just_trapped: bool,
+    /// The last block was cut short by the tick limit: the next one starts where it stopped,
+    /// not where anything jumped, so its entry does not grow hot (`exec`).
+    pub cut: bool,
     /// Waiting because of SBI HSM suspend (reported by hart_get_status).
     pub suspended: bool,
     /// Ticks spent stalled on data cache misses. This and `overrun` come last so that the
@@ -175,6 +178,7 @@ impl Hart {
             data_ctx: BARE,
             fetch_ctx: BARE,
             just_trapped: false,
+            cut: false,
             suspended: false,
             reference: false,
         }

@@ -28,7 +28,7 @@ pub use crate::bus::PAGE_SIZE;
 use crate::code::{Page, SLOTS};
 use alloc::vec::Vec;
 
-// Compilers name the ops they are given.
+// A region's ops, named by compilers outside this crate.
 pub use crate::decode::{Kind, Op, ZERO_SINK};
 pub use crate::mmu::{Entry as TlbEntry, ENTRIES as TLB_ENTRIES};
 

@@ -12,7 +12,7 @@
 //! regenerated (and its input saved) from that one number. A worker thread runs the cases while
 //! the caller watches for a case that never returns (a hang).
 
-#![allow(dead_code)] // shared by tests/fuzz.rs and examples/fuzz.rs, which use different parts
+#![allow(dead_code)] // shared by tests/fuzz.rs, examples/fuzz.rs and the compiled tier's tests (emulator/jit-native), which use different parts
 
 use runqueue_emu::{CacheConfig, Config, Machine, Stop};
 use std::panic::{self, AssertUnwindSafe};
@@ -186,17 +186,17 @@ fn append_symtab(out: &mut Vec<u8>, symbols: &[(&str, u64)]) {
 
 // ---- a few instruction encodings --------------------------------------------------------
 
-fn r_type(op: u32, rd: u32, f3: u32, rs1: u32, rs2: u32, f7: u32) -> u32 {
+pub fn r_type(op: u32, rd: u32, f3: u32, rs1: u32, rs2: u32, f7: u32) -> u32 {
     op | rd << 7 | f3 << 12 | rs1 << 15 | rs2 << 20 | f7 << 25
 }
-fn i_type(op: u32, rd: u32, f3: u32, rs1: u32, imm: i32) -> u32 {
+pub fn i_type(op: u32, rd: u32, f3: u32, rs1: u32, imm: i32) -> u32 {
     op | rd << 7 | f3 << 12 | rs1 << 15 | ((imm as u32) & 0xfff) << 20
 }
-fn s_type(op: u32, f3: u32, rs1: u32, rs2: u32, imm: i32) -> u32 {
+pub fn s_type(op: u32, f3: u32, rs1: u32, rs2: u32, imm: i32) -> u32 {
     let imm = imm as u32;
     op | (imm & 0x1f) << 7 | f3 << 12 | rs1 << 15 | rs2 << 20 | ((imm >> 5) & 0x7f) << 25
 }
-fn b_type(f3: u32, rs1: u32, rs2: u32, imm: i32) -> u32 {
+pub fn b_type(f3: u32, rs1: u32, rs2: u32, imm: i32) -> u32 {
     let imm = imm as u32;
     0x63 | ((imm >> 11) & 1) << 7
         | ((imm >> 1) & 0xf) << 8
@@ -206,7 +206,7 @@ fn b_type(f3: u32, rs1: u32, rs2: u32, imm: i32) -> u32 {
         | ((imm >> 5) & 0x3f) << 25
         | ((imm >> 12) & 1) << 31
 }
-fn j_type(rd: u32, imm: i32) -> u32 {
+pub fn j_type(rd: u32, imm: i32) -> u32 {
     let imm = imm as u32;
     0x6f | rd << 7
         | ((imm >> 12) & 0xff) << 12

@@ -1,0 +1,55 @@
+//! How a run executes guest code, and the one place that builds a machine for it, so every
+//! native run (`run`, `grade`, `bench`, the kernel's claim tests) goes through the same tiers.
+
+use runqueue_emu::{Config, Exec, LoadError, Machine};
+use runqueue_jit::Native;
+use std::str::FromStr;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExecMode {
+    /// Hot code compiled to host code (`runqueue_jit`), the rest interpreted.
+    #[default]
+    Fast,
+    /// The interpreter alone.
+    Interp,
+    /// One instruction per block, none of the shortcuts: the check on the other two.
+    Reference,
+}
+
+impl ExecMode {
+    pub const NAMES: &str = "fast, interp and reference";
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ExecMode::Fast => "fast",
+            ExecMode::Interp => "interp",
+            ExecMode::Reference => "reference",
+        }
+    }
+}
+
+impl FromStr for ExecMode {
+    type Err = String;
+
+    fn from_str(word: &str) -> Result<ExecMode, String> {
+        match word {
+            "fast" => Ok(ExecMode::Fast),
+            "interp" => Ok(ExecMode::Interp),
+            "reference" => Ok(ExecMode::Reference),
+            _ => Err(format!("unknown execution mode `{word}`: the modes are {}", ExecMode::NAMES)),
+        }
+    }
+}
+
+/// A machine booted from `elf` that runs in `mode`.
+pub fn machine(mode: ExecMode, config: Config, elf: &[u8]) -> Result<Machine, LoadError> {
+    let mut machine = Machine::new(config, elf)?;
+    machine.set_exec(if mode == ExecMode::Reference { Exec::Reference } else { Exec::Fast });
+    if mode == ExecMode::Fast {
+        // A host Cranelift cannot generate code for runs interpreted: the results are the same.
+        if let Ok(native) = Native::new() {
+            machine.set_compiler(Some(Box::new(native)));
+        }
+    }
+    Ok(machine)
+}
