@@ -24,7 +24,7 @@ pub struct Page {
     /// The regions compiled from this page; a `Kind::Compiled` slot holds its region's index.
     pub regions: Vec<RegionCode>,
     /// Slots that grew hot fewer times than the compiler's `rounds`, and how often.
-    warmth: BTreeMap<u16, u8>,
+    warmth: BTreeMap<u16, u16>,
 }
 
 /// A compiled region, and the op its entry slot held.

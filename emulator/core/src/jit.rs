@@ -36,6 +36,14 @@ pub use crate::mmu::{Entry as TlbEntry, ENTRIES as TLB_ENTRIES};
 /// compiled, high enough that code run once is not.
 pub const HOT: u8 = 32;
 
+/// Rounds of [`HOT`] jumps (32768 jumps) before a region is compiled. Compiling costs about a
+/// millisecond a region (Cranelift, or V8 compiling and tiering up a module), so lukewarm
+/// regions cost short runs more than they gain. Measured against 1 round (`docs/bench.md`):
+/// natively, the cyclictest run (101 M instructions) takes 0.20 s of CPU against 1.11 (0.43
+/// interpreted), the bench guest 0.47 s against 0.74; in node, 0.42 s against 1.87 (0.63)
+/// and 0.68 s against 1.54.
+pub const ROUNDS: u16 = 1024;
+
 /// Most ops in one region, and most blocks: compile time grows with them, and a region far
 /// larger than a loop nest buys little.
 pub const MAX_OPS: usize = 512;
@@ -79,10 +87,9 @@ pub trait Compiler {
     fn compile(&mut self, region: &Region) -> Option<CompiledFn>;
     /// Every function handed out so far is dropped: none will be called again.
     fn reset(&mut self);
-    /// Times a slot must grow hot ([`HOT`] jumps each) before its region is compiled. A
-    /// compiler whose code costs more to make than a short run gains asks for more.
-    fn rounds(&self) -> u8 {
-        1
+    /// Times a slot must grow hot ([`HOT`] jumps each) before its region is compiled.
+    fn rounds(&self) -> u16 {
+        ROUNDS
     }
 }
 

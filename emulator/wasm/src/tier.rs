@@ -11,12 +11,6 @@ use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
 use runqueue_emu::jit::{CompiledFn, Compiler, Region};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Regions wait for 255 rounds of `jit::HOT` jumps (8160): compiling and tiering up a module
-/// costs V8 about a millisecond, so lukewarm regions cost short runs more than they gain. In
-/// node, against 1 round: the cyclictest run (101 M instructions) 1.87 -> 0.51 s (0.63 s
-/// interpreted), the fairness run 0.90 -> 0.25 s (0.51), the bench guest 1.54 -> 0.82 s.
-const ROUNDS: u8 = 255;
-
 pub struct WasmCompiler {
     table: WebAssembly::Table,
     /// `{env: {memory}}`: what every region's module imports.
@@ -62,10 +56,6 @@ impl Compiler for WasmCompiler {
         // SAFETY: on wasm32 a function pointer is its index in the function table, and the
         // function there has the type `extern "C" fn(*mut Frame)` lowers to: (i32) -> ().
         Some(unsafe { core::mem::transmute::<usize, CompiledFn>(index as usize) })
-    }
-
-    fn rounds(&self) -> u8 {
-        ROUNDS
     }
 
     fn reset(&mut self) {

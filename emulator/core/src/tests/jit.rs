@@ -84,6 +84,9 @@ impl Compiler for Idle {
         Some(runs_nothing)
     }
     fn reset(&mut self) {}
+    fn rounds(&self) -> u16 {
+        1
+    }
 }
 
 /// A program with a hot loop over memory that, half way, rewrites the loop's own `add` into a
