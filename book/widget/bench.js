@@ -3,8 +3,8 @@
 // console} as `window.benchResult` for web/bench.mjs. With `?trace=ftrace` (or `chrome`) it
 // then asks the Worker for the run's trace in that format, after the clock has stopped, and
 // adds it as `trace`: the determinism test compares both with `runqueue run`'s. `?tier=off` runs
-// with the compiled tier off (every instruction interpreted); `compiledRegions` says how many
-// regions the tier compiled.
+// with the compiled tier off (every instruction interpreted), `?tier=eager` compiles a region
+// the first time it grows hot; `compiledRegions` says how many regions the tier compiled.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 
@@ -42,9 +42,9 @@ async function bench() {
     };
   });
   const tier = q.get("tier") ?? "on";
-  if (!["on", "off"].includes(tier)) throw new Error(`tier=${tier}: use on or off`);
+  if (!["on", "off", "eager"].includes(tier)) throw new Error(`tier=${tier}: use on, off or eager`);
   worker.postMessage({ type: "speed", ips: 0 });
-  worker.postMessage({ type: "boot", elf, harts: Number(q.get("harts") ?? 1), bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: tier === "on" });
+  worker.postMessage({ type: "boot", elf, harts: Number(q.get("harts") ?? 1), bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: { on: true, off: false, eager: "eager" }[tier] });
   try {
     return await finished;
   } finally {

@@ -107,8 +107,9 @@ const handlers = {
     maxInsns = budget;
     try {
       session = new Session(new Uint8Array(elf), harts, bootargs);
-      // Off only for comparison (the bench page): the run is the same either way.
-      if (!compiled) session.set_compiled_tier(false);
+      // Off or eager only for comparison and tests (the bench page): the run is the same
+      // every way.
+      if (compiled !== true) session.set_compiled_tier(compiled !== false, compiled === "eager");
     } catch (e) {
       return fail(String(e.message ?? e));
     }

@@ -73,22 +73,24 @@ impl Session {
             harts,
             compiled: Rc::new(Cell::new(0)),
         };
-        session.set_compiled_tier(true)?;
+        session.set_compiled_tier(true, false)?;
         Ok(session)
     }
 
-    /// Turns the compiled tier on or off (off: every instruction is interpreted, as natively).
-    /// Either way the run is the same to the byte; only its speed differs. Outside a browser
-    /// (the native build) there is no tier to turn on.
-    pub fn set_compiled_tier(&mut self, on: bool) -> Result<(), JsError> {
+    /// Turns the compiled tier on or off (off: every instruction is interpreted). `eager`
+    /// compiles a region the first time it grows hot instead of after `jit::ROUNDS` rounds:
+    /// slower, but it puts far more of a short run through compiled code, which is what the
+    /// determinism test wants. Every way the run is the same to the byte; only its speed
+    /// differs. Outside a browser (the native build) there is no tier to turn on.
+    pub fn set_compiled_tier(&mut self, on: bool, eager: bool) -> Result<(), JsError> {
         #[cfg(target_arch = "wasm32")]
         let compiler: Option<Box<dyn runqueue_emu::jit::Compiler>> = match on {
-            true => Some(Box::new(tier::WasmCompiler::new(self.compiled.clone()).map_err(|e| JsError::new(&format!("no compiled tier: {e:?}")))?)),
+            true => Some(Box::new(tier::WasmCompiler::new(self.compiled.clone(), eager).map_err(|e| JsError::new(&format!("no compiled tier: {e:?}")))?)),
             false => None,
         };
         #[cfg(not(target_arch = "wasm32"))]
         let compiler = {
-            let _ = on;
+            let _ = (on, eager);
             None
         };
         self.machine.set_compiler(compiler);

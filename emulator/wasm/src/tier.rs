@@ -8,7 +8,7 @@
 use std::rc::Rc;
 use std::cell::Cell;
 use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
-use runqueue_emu::jit::{CompiledFn, Compiler, Region};
+use runqueue_emu::jit::{CompiledFn, Compiler, Region, ROUNDS};
 use wasm_bindgen::{JsCast, JsValue};
 
 pub struct WasmCompiler {
@@ -20,16 +20,19 @@ pub struct WasmCompiler {
     free: Vec<u32>,
     /// Regions compiled since the machine booted (shared with the session, which reports it).
     compiled: Rc<Cell<u32>>,
+    /// Rounds of heat before a region is compiled (`Compiler::rounds`).
+    rounds: u16,
 }
 
 impl WasmCompiler {
-    pub fn new(compiled: Rc<Cell<u32>>) -> Result<WasmCompiler, JsValue> {
+    pub fn new(compiled: Rc<Cell<u32>>, eager: bool) -> Result<WasmCompiler, JsValue> {
         let env = Object::new();
         Reflect::set(&env, &"memory".into(), &wasm_bindgen::memory())?;
         let imports = Object::new();
         Reflect::set(&imports, &"env".into(), &env)?;
         let table = wasm_bindgen::function_table().dyn_into::<WebAssembly::Table>()?;
-        Ok(WasmCompiler { table, imports, used: Vec::new(), free: Vec::new(), compiled })
+        let rounds = if eager { 1 } else { ROUNDS };
+        Ok(WasmCompiler { table, imports, used: Vec::new(), free: Vec::new(), compiled, rounds })
     }
 
     fn install(&mut self, region: &Region) -> Result<u32, JsValue> {
@@ -56,6 +59,10 @@ impl Compiler for WasmCompiler {
         // SAFETY: on wasm32 a function pointer is its index in the function table, and the
         // function there has the type `extern "C" fn(*mut Frame)` lowers to: (i32) -> ().
         Some(unsafe { core::mem::transmute::<usize, CompiledFn>(index as usize) })
+    }
+
+    fn rounds(&self) -> u16 {
+        self.rounds
     }
 
     fn reset(&mut self) {
