@@ -55,10 +55,11 @@ pub fn region(func: &mut Function, ctx: &mut FunctionBuilderContext, region: &Re
     let exit = b.create_block();
     b.ins().jump(blocks[0], &[]);
 
-    let mut t = Translator { b, region, frame, regs, written: 0, left, next, blocks, exit, ptr };
+    let mut t = Translator { b, region, frame, regs, written: 0, left, next, blocks, exit, ptr, stubs: Vec::new() };
     for i in 0..region.blocks.len() {
         t.block(i);
     }
+    t.fill_stubs();
     t.exit_block(frame_ptr);
     t.b.seal_all_blocks();
     t.b.finalize(config);
@@ -101,6 +102,9 @@ struct Translator<'a> {
     blocks: Vec<Block>,
     exit: Block,
     ptr: Type,
+    /// Ways out made while another block was being filled, filled at the end (Cranelift wants
+    /// one block finished before it switches to the next): the block, `next`, ticks unrun.
+    stubs: Vec<(Block, u64, u64)>,
 }
 
 /// How a load widens what it read.
@@ -169,15 +173,19 @@ impl<'a> Translator<'a> {
     }
 
     /// A new block that leaves for the interpreter at page offset `next`, giving back
-    /// `unrun` ticks; the current block is unchanged.
+    /// `unrun` ticks; it is filled by [`Translator::fill_stubs`].
     fn leave_block(&mut self, next: u64, unrun: u64) -> Block {
-        let here = self.b.current_block().expect("inside a block");
         let stub = self.b.create_block();
         self.b.set_cold_block(stub);
-        self.b.switch_to_block(stub);
-        self.leave_const(next, unrun);
-        self.b.switch_to_block(here);
+        self.stubs.push((stub, next, unrun));
         stub
+    }
+
+    fn fill_stubs(&mut self) {
+        for (stub, next, unrun) in core::mem::take(&mut self.stubs) {
+            self.b.switch_to_block(stub);
+            self.leave_const(next, unrun);
+        }
     }
 
     /// Ends the current block by leaving at constant page offset `next`.
