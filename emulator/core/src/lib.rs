@@ -4,7 +4,8 @@
 //!
 //! Speed comes from decoding each instruction once into a compact op cached per physical
 //! page, running blocks of those ops in one `match` loop, direct-mapped software TLBs, and
-//! looking at interrupts and time only between blocks. Time is derived from retired
+//! looking at interrupts and time only between blocks; code that runs long is handed to a
+//! compiler (`jit`) that the host supplies. Time is derived from retired
 //! instructions (and, with the optional data cache, from its misses), so the same input gives
 //! the same output on every host.
 
