@@ -37,8 +37,8 @@ export async function axe(page, scope = "html") {
  * Runs `elf` (a file in the site's runqueue/ folder) to its end in the widget's Worker on
  * runqueue/widget/bench.html and returns the page's {instret, seconds, mips, exitCode,
  * compiledRegions, console}, plus `trace` in the format `trace` names ("ftrace" or "chrome")
- * when given. `tier: "off"` runs with the compiled tier off, `"eager"` compiles every region the first
- * time it grows hot.
+ * when given. `tier: "off"` runs with the compiled tier off, `"eager"` compiles every region at the first
+ * jump to its entry.
  */
 export async function workerRun(page, site, { elf = "kernel.elf", args = "", harts = 1, max = 20e9, trace = null, tier = "on" }) {
   const q = new URLSearchParams({ elf, args, harts: String(harts), max: String(max), tier });

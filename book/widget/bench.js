@@ -4,7 +4,7 @@
 // then asks the Worker for the run's trace in that format, after the clock has stopped, and
 // adds it as `trace`: the determinism test compares both with `runqueue run`'s. `?tier=off` runs
 // with the compiled tier off (every instruction interpreted), `?tier=eager` compiles a region
-// the first time it grows hot; `compiledRegions` says how many regions the tier compiled.
+// at the first jump to its entry; `compiledRegions` says how many regions the tier compiled.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 

@@ -20,8 +20,8 @@ const REPLAY_MS = 1500;
 const short = replay(REPLAY_MS);
 const RUNS = [
   { name: "one hart (the demo chapter's CFS run)", args: "sched=cfs workload=fairness-unequal" },
-  // Eager: every region that grows hot once is compiled, hundreds per run, so these short
-  // runs put most of the page's op kinds through compiled code.
+  // Eager: a region is compiled at the first jump to its entry, about a thousand per run, so
+  // these short runs put most of the page's op kinds through compiled code.
   { name: "two harts, compiling eagerly", args: "sched=rr workload=fairness-equal smp=2", tier: "eager" },
   { name: "a modelled host, compiling eagerly", args: "sched=cfs workload=cyclictest wl.loops=300 host=untuned host.hogs=2", tier: "eager" },
   { name: `seed 004's replay over ${REPLAY_MS} ms`, args: short.args, max: short.maxInsns },
@@ -54,7 +54,7 @@ for (const { name, args, max = 5e9, tier = "on" } of RUNS) {
     assert.equal(inPage.exitCode, 0);
     assert.ok(inPage.console.includes("RESULT {"), "the run printed its RESULT line");
     assert.ok(JSON.parse(inPage.trace).traceEvents.length > 0, "the run has a trace");
-    const least = tier === "eager" ? 100 : 1;
+    const least = tier === "eager" ? 500 : 1;
     assert.ok(inPage.compiledRegions >= least, `the compiled tier compiled ${inPage.compiledRegions} regions, fewer than ${least}`);
     // Not assert.equal on the texts: a diff of megabytes would bury the first difference.
     for (const what of ["console", "trace"]) {

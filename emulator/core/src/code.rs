@@ -25,6 +25,9 @@ pub struct Page {
     pub regions: Vec<RegionCode>,
     /// Slots that grew hot fewer times than the compiler's `rounds`, and how often.
     warmth: BTreeMap<u16, u16>,
+    /// The heat at which a slot grows hot (the compiler's `hot`); 0, which heat never equals,
+    /// when nothing compiles this page's code.
+    pub hot: u8,
 }
 
 /// A compiled region, and the op its entry slot held.
@@ -83,7 +86,8 @@ impl CodeCache {
             pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(),
             compiler: None,
             compiled: 0,
-            scratch: empty_page(0),
+            // Never hot: the scratch page is not compiled.
+            scratch: empty_page(0, 0),
             scratch_slot: 0,
         }
     }
@@ -92,6 +96,12 @@ impl CodeCache {
     pub fn set_compiler(&mut self, compiler: Option<Box<dyn Compiler>>) {
         self.drop_regions();
         self.compiler = compiler;
+        let hot = self.hot();
+        self.pages.iter_mut().flatten().for_each(|p| p.hot = hot);
+    }
+
+    fn hot(&self) -> u8 {
+        self.compiler.as_ref().map_or(0, |c| c.hot())
     }
 
     /// A page that runs `op` (as placed at page offset `offset`, see [`place`]) on its own: a
@@ -100,8 +110,7 @@ impl CodeCache {
     pub fn scratch(&mut self, op: Op, offset: usize) -> &mut Page {
         self.scratch.ops[self.scratch_slot] = Op::UNDECODED;
         self.scratch_slot = offset / 2 % SLOTS;
-        // Never hot: the scratch page is not compiled.
-        self.scratch.ops[self.scratch_slot] = Op { heat: u8::MAX, ..op };
+        self.scratch.ops[self.scratch_slot] = op;
         &mut self.scratch
     }
 
@@ -148,10 +157,11 @@ impl CodeCache {
 
     /// The decoded page for RAM page number `page`, created (empty) on first use.
     pub fn page(&mut self, page: usize, bus: &mut Bus) -> Option<&mut Page> {
+        let hot = self.hot();
         let slot = self.pages.get_mut(page)?;
         if slot.is_none() {
             bus.mark_code_page(page);
-            *slot = Some(empty_page(page * PAGE_SIZE as usize));
+            *slot = Some(empty_page(page * PAGE_SIZE as usize, hot));
         }
         slot.as_deref_mut()
     }
@@ -195,8 +205,8 @@ impl Page {
     }
 }
 
-fn empty_page(base: usize) -> Box<Page> {
+fn empty_page(base: usize, hot: u8) -> Box<Page> {
     let mut ops = [Op::UNDECODED; SLOTS + 2];
     ops[SLOTS..].fill(Op::PAGE_END);
-    Box::new(Page { ops, base, regions: Vec::new(), warmth: BTreeMap::new() })
+    Box::new(Page { ops, base, regions: Vec::new(), warmth: BTreeMap::new(), hot })
 }

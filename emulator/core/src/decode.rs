@@ -49,7 +49,7 @@ pub struct Op {
     pub len: u8,
     /// In the code cache, the slot of the instruction that follows (`code::place`); 0 here.
     pub next: u16,
-    /// In the code cache, how often a jump has landed here (saturating): at `jit::HOT` the
+    /// In the code cache, how often a jump has landed here (saturating): at the compiler's `hot` the
     /// slot becomes the entry of a compiled region. It fills what would be padding.
     pub heat: u8,
 }

@@ -11,7 +11,7 @@ use crate::code::{place, CodeCache, Page, RegionCode, SLOTS};
 use crate::csr::CsrOp;
 use crate::decode::{decode16, decode32, is_full_width, Kind, Op};
 use crate::hart::{cause, mstatus, Hart, RunState, Trap, PRV_M, PRV_S, PRV_U};
-use crate::jit::{Frame, HOT};
+use crate::jit::Frame;
 
 /// Why a hart stopped running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,7 +190,7 @@ impl Hart {
         if !CACHE && !cut {
             let heat = &mut page.ops[idx].heat;
             *heat = heat.saturating_add(1);
-            if *heat == HOT {
+            if *heat == page.hot {
                 return Step::Compile(self.pc);
             }
         }
@@ -245,7 +245,7 @@ impl Hart {
                             if !CACHE {
                                 let heat = &mut page.ops[idx].heat;
                                 *heat = heat.saturating_add(1);
-                                if *heat == HOT {
+                                if *heat == page.hot {
                                     break 'block Step::Compile(pc_of(idx));
                                 }
                             }
@@ -453,6 +453,9 @@ impl Hart {
                             stalled!();
                         }
                         match step {
+                            // Falling through is no jump: the op after a CSR access does not
+                            // grow hot, so it is not made a region's entry.
+                            Step::Go(t) if t == pc_of(op.next as usize) => next!(),
                             Step::Go(t) => jump!(t.wrapping_sub(base)),
                             other => break 'block other,
                         }

@@ -1,7 +1,8 @@
 //! The compiled tier's contract: which code gets compiled, the region a compiler is given, and
 //! the frame through which compiled code reads and writes the hart.
 //!
-//! A jump that lands on the same slot [`HOT`] times makes that slot the entry of a *region*:
+//! A jump that lands on the same slot [`HOT`] times, for [`ROUNDS`] rounds, makes that slot the
+//! entry of a *region* (a compiler may ask for fewer: tests compile at the first jump):
 //! the ops reachable from it on the same page through straight-line code, branches and direct
 //! jumps, up to the first op a compiler does not take (CSRs, atomics, privileged ops, anything
 //! that may trap other than a load or store). A [`Compiler`] turns the region into host code
@@ -87,7 +88,12 @@ pub trait Compiler {
     fn compile(&mut self, region: &Region) -> Option<CompiledFn>;
     /// Every function handed out so far is dropped: none will be called again.
     fn reset(&mut self);
-    /// Times a slot must grow hot ([`HOT`] jumps each) before its region is compiled.
+    /// Jumps to a slot that make it hot once. Tests take 1, so that code run once runs
+    /// compiled too.
+    fn hot(&self) -> u8 {
+        HOT
+    }
+    /// Times a slot must grow hot before its region is compiled.
     fn rounds(&self) -> u16 {
         ROUNDS
     }

@@ -42,7 +42,11 @@ impl Compiler for Checker {
 
     fn reset(&mut self) {}
 
-    // Every region that grows hot once is checked, not only those a real run would compile.
+    // Every region a jump enters is checked, not only those a real run would compile.
+    fn hot(&self) -> u8 {
+        1
+    }
+
     fn rounds(&self) -> u16 {
         1
     }

@@ -78,7 +78,8 @@ impl Session {
     }
 
     /// Turns the compiled tier on or off (off: every instruction is interpreted). `eager`
-    /// compiles a region the first time it grows hot instead of after `jit::ROUNDS` rounds:
+    /// compiles a region at the first jump to its entry instead of after `jit::ROUNDS` rounds
+    /// of `jit::HOT` jumps:
     /// slower, but it puts far more of a short run through compiled code, which is what the
     /// determinism test wants. Every way the run is the same to the byte; only its speed
     /// differs. Outside a browser (the native build) there is no tier to turn on.

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 use std::cell::Cell;
 use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
-use runqueue_emu::jit::{CompiledFn, Compiler, Region, ROUNDS};
+use runqueue_emu::jit::{CompiledFn, Compiler, Region, HOT, ROUNDS};
 use wasm_bindgen::{JsCast, JsValue};
 
 pub struct WasmCompiler {
@@ -20,8 +20,8 @@ pub struct WasmCompiler {
     free: Vec<u32>,
     /// Regions compiled since the machine booted (shared with the session, which reports it).
     compiled: Rc<Cell<u32>>,
-    /// Rounds of heat before a region is compiled (`Compiler::rounds`).
-    rounds: u16,
+    /// Eager: a region is compiled at the first jump to its entry, for tests.
+    eager: bool,
 }
 
 impl WasmCompiler {
@@ -31,8 +31,7 @@ impl WasmCompiler {
         let imports = Object::new();
         Reflect::set(&imports, &"env".into(), &env)?;
         let table = wasm_bindgen::function_table().dyn_into::<WebAssembly::Table>()?;
-        let rounds = if eager { 1 } else { ROUNDS };
-        Ok(WasmCompiler { table, imports, used: Vec::new(), free: Vec::new(), compiled, rounds })
+        Ok(WasmCompiler { table, imports, used: Vec::new(), free: Vec::new(), compiled, eager })
     }
 
     fn install(&mut self, region: &Region) -> Result<u32, JsValue> {
@@ -61,8 +60,12 @@ impl Compiler for WasmCompiler {
         Some(unsafe { core::mem::transmute::<usize, CompiledFn>(index as usize) })
     }
 
+    fn hot(&self) -> u8 {
+        if self.eager { 1 } else { HOT }
+    }
+
     fn rounds(&self) -> u16 {
-        self.rounds
+        if self.eager { 1 } else { ROUNDS }
     }
 
     fn reset(&mut self) {
