@@ -527,9 +527,14 @@ mod tests {
         assert!(flat_image(b"\x7fELF").is_err());
     }
 
+    /// A quick run on our emulator alone, compiled tier, with these machine settings.
+    fn quick(machine: &str) -> BenchOptions {
+        BenchOptions { qemu: false, tinyemu: None, quick: true, machine: machine.into(), exec: vec![ExecMode::Fast] }
+    }
+
     #[test]
     fn quick_run_on_ours_has_every_phase() {
-        let report = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new(), exec: vec![ExecMode::Fast] }).unwrap();
+        let report = run(&quick("")).unwrap();
         let names: Vec<_> = report.ours.phases.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["alu", "mem", "crc", "sieve", "ecall", "timer", "mixed"]);
         assert_eq!(report.ours.phase("ecall").map(|p| p.checksum.as_str()), Some("0000000000004e20"));
@@ -542,15 +547,15 @@ mod tests {
     /// the same instructions in phases that do not count timer interrupts.
     #[test]
     fn the_data_cache_changes_no_results() {
-        let bare = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: String::new(), exec: vec![ExecMode::Fast] }).unwrap();
-        let cached = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.kb=32".into(), exec: vec![ExecMode::Fast] }).unwrap();
+        let bare = run(&quick("")).unwrap();
+        let cached = run(&quick("cache.kb=32")).unwrap();
         let work = |r: &BenchReport| {
             let timed = |p: &&Phase| p.name == SLEEPING_PHASE || p.name == "mixed";
             r.ours.phases.iter().map(|p| (p.checksum.clone(), if timed(&p) { 0 } else { p.instructions })).collect::<Vec<_>>()
         };
         assert_eq!(work(&cached), work(&bare));
         assert!(cached.to_string().contains("our machine: cache.kb=32"));
-        let bad = run(&BenchOptions { qemu: false, tinyemu: None, quick: true, machine: "cache.line=48".into(), exec: vec![ExecMode::Fast] });
+        let bad = run(&quick("cache.line=48"));
         assert!(bad.err().is_some_and(|e| e.contains("cache.line=48")));
     }
 }

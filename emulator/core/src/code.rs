@@ -74,6 +74,9 @@ pub fn place(op: Op, offset: usize) -> Op {
 pub struct CodeCache {
     pages: Vec<Option<Box<Page>>>,
     compiler: Option<Box<dyn Compiler>>,
+    /// The compiler's `hot`, kept here because a page is looked up for every block; 0 without
+    /// a compiler.
+    hot: u8,
     compiled: usize,
     /// Holds a single instruction while it runs (see [`CodeCache::scratch`]).
     scratch: Box<Page>,
@@ -85,6 +88,7 @@ impl CodeCache {
         CodeCache {
             pages: (0..ram_bytes / PAGE_SIZE).map(|_| None).collect(),
             compiler: None,
+            hot: 0,
             compiled: 0,
             // Never hot: the scratch page is not compiled.
             scratch: empty_page(0, 0),
@@ -95,13 +99,10 @@ impl CodeCache {
     /// From now on, hot code is compiled by `compiler` (`None`: interpreted only).
     pub fn set_compiler(&mut self, compiler: Option<Box<dyn Compiler>>) {
         self.drop_regions();
+        self.hot = compiler.as_ref().map_or(0, |c| c.hot());
         self.compiler = compiler;
-        let hot = self.hot();
+        let hot = self.hot;
         self.pages.iter_mut().flatten().for_each(|p| p.hot = hot);
-    }
-
-    fn hot(&self) -> u8 {
-        self.compiler.as_ref().map_or(0, |c| c.hot())
     }
 
     /// A page that runs `op` (as placed at page offset `offset`, see [`place`]) on its own: a
@@ -157,11 +158,10 @@ impl CodeCache {
 
     /// The decoded page for RAM page number `page`, created (empty) on first use.
     pub fn page(&mut self, page: usize, bus: &mut Bus) -> Option<&mut Page> {
-        let hot = self.hot();
         let slot = self.pages.get_mut(page)?;
         if slot.is_none() {
             bus.mark_code_page(page);
-            *slot = Some(empty_page(page * PAGE_SIZE as usize, hot));
+            *slot = Some(empty_page(page * PAGE_SIZE as usize, self.hot));
         }
         slot.as_deref_mut()
     }

@@ -79,9 +79,8 @@ impl Session {
 
     /// Turns the compiled tier on or off (off: every instruction is interpreted). `eager`
     /// compiles a region at the first jump to its entry instead of after `jit::ROUNDS` rounds
-    /// of `jit::HOT` jumps:
-    /// slower, but it puts far more of a short run through compiled code, which is what the
-    /// determinism test wants. Every way the run is the same to the byte; only its speed
+    /// of `jit::HOT` jumps: slower, but it puts far more of a short run through compiled code,
+    /// which is what the determinism test wants. Every way the run is the same to the byte; only its speed
     /// differs. Outside a browser (the native build) there is no tier to turn on.
     pub fn set_compiled_tier(&mut self, on: bool, eager: bool) -> Result<(), JsError> {
         #[cfg(target_arch = "wasm32")]
