@@ -25,6 +25,7 @@ mod fdt;
 mod hart;
 pub mod jit;
 mod host;
+mod linux;
 mod machine;
 mod mmu;
 mod pmp;
