@@ -16,16 +16,14 @@ key=$( { echo "$pkg $pkgver"; "${CROSS}gcc" --version | head -1; cat "$0" "${sou
 out=$CACHE/initramfs-$key
 if [ -f "$out/initramfs.cpio" ]; then echo "$out"; exit 0; fi
 
-# The source tree, as build-kernel.sh unpacks it.
-"$ROOT/linux/build-kernel.sh" --unpack-only 6.12 >/dev/null
-src=$CACHE/src/$pkg-$pkgver
+src=$("$ROOT/linux/unpack-source.sh" 6.12)
 work=$out.build
 rm -rf "$work" && mkdir -p "$work"
-make -C "$src" O="$work/hdr" ARCH=riscv -s headers_install INSTALL_HDR_PATH="$work/sysroot" >&2
+make -C "$src" O="$work/hdr" ARCH=riscv -s headers >&2
 "${CROSS}gcc" -Os -static -nostdlib -nostdinc -fno-asynchronous-unwind-tables -fno-ident \
   -march=rv64imac_zicsr_zifencei -mabi=lp64 -Wall -Wextra -Werror -Wno-unused-function \
-  -I "$src/tools/include/nolibc" -I "$work/sysroot/include" -I "$ROOT/linux/init" \
-  -o "$work/init" "$ROOT"/linux/init/*.c -lgcc
+  -I "$src/tools/include/nolibc" -I "$work/hdr/usr/include" -I "$ROOT/linux/init" \
+  -o "$work/init" "$ROOT"/linux/init/*.c
 "${CROSS}strip" "$work/init"
 gcc -O2 -o "$work/gen_init_cpio" "$src/usr/gen_init_cpio.c"
 cat > "$work/list" <<LIST

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds Runqueue's Linux VERSION (6.12 or 6.1) for riscv64 from Debian's linux-source-VERSION
-# package: tinyconfig, then linux/config/common.config and linux/config/VERSION.config, then
-# the patches in linux/patches/VERSION/ (none today). The result goes to a directory of the
-# cache named by the hash of every input (the package's version, the fragments, the patches,
-# the compiler, this script), so a machine builds each kernel once; the directory's path is
-# printed on the last line of stdout. The build is reproducible: fixed timestamp, user, host.
+# package, unpatched: tinyconfig, then linux/config/common.config and linux/config/VERSION.config.
+# The result goes to a directory of the cache named by the hash of every input (the package's
+# version, the fragments, the compiler, this script), so a machine builds each kernel once; the
+# directory's path is printed on the last line of stdout. The build is reproducible: fixed timestamp, user, host.
 set -euo pipefail
 V=${1:?usage: build-kernel.sh 6.12|6.1}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${RUNQUEUE_LINUX_CACHE:-$HOME/.cache/runqueue/linux}
+mkdir -p "$CACHE"
 CROSS=riscv64-linux-gnu-
 case "$V" in 6.12|6.1) ;; *) echo "build-kernel.sh: no such kernel '$V' (6.12 or 6.1)" >&2; exit 2;; esac
 
@@ -16,23 +16,16 @@ pkg=linux-source-$V
 pkgver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || {
   echo "build-kernel.sh: $pkg is not installed (make setup-linux installs it)" >&2; exit 2; }
 frags=("$ROOT/linux/config/common.config" "$ROOT/linux/config/$V.config")
-patches=()
-[ -d "$ROOT/linux/patches/$V" ] && mapfile -t patches < <(find "$ROOT/linux/patches/$V" -name '*.patch' | sort)
-key=$( { echo "$pkg $pkgver"; "${CROSS}gcc" --version | head -1; cat "$0" "${frags[@]}" ${patches[@]+"${patches[@]}"}; } \
-  | sha256sum | cut -c1-16)
+key=$( { echo "$pkg $pkgver"; "${CROSS}gcc" --version | head -1; cat "$0" "${frags[@]}"; } | sha256sum | cut -c1-16)
 out=$CACHE/$V-$key
 if [ -f "$out/Image" ]; then echo "$out"; exit 0; fi
 
-# The source tree, unpacked once per package version.
-src=$CACHE/src/$pkg-$pkgver
-if [ ! -f "$src/Makefile" ]; then
-  echo "unpacking $pkg $pkgver" >&2
-  rm -rf "$src.tmp" && mkdir -p "$src.tmp"
-  tar -xJf "/usr/src/$pkg.tar.xz" -C "$src.tmp" --strip-components=1
-  for p in ${patches[@]+"${patches[@]}"}; do patch -d "$src.tmp" -p1 --quiet < "$p"; done
-  rm -rf "$src" && mv "$src.tmp" "$src"
-fi
+src=$("$ROOT/linux/unpack-source.sh" "$V")
 
+# One build of a kernel at a time in this cache (two clones asking at once wait for each other).
+exec 9>"$CACHE/.lock-$V-$key"
+flock 9
+if [ -f "$out/Image" ]; then echo "$out"; exit 0; fi
 build=$out.build
 rm -rf "$build" && mkdir -p "$build"
 # The package's own date (dpkg keeps its files' times), so the banner is the same on every machine.
@@ -44,9 +37,8 @@ mk tinyconfig >&2
 "$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "${frags[@]}" >/dev/null
 mk olddefconfig >&2
 # Every line of the fragments must have landed: a symbol Kconfig dropped (a missing dependency,
-# a renamed option) would otherwise change the kernel without a word.
-# A symbol turned off may be absent instead (its dependencies unmet): what counts is that it is
-# not on.
+# a renamed option) would otherwise change the kernel without a word. A symbol turned off may
+# be absent instead (its dependencies unmet): what counts is that it is not on.
 missing=$(grep -hE '^(CONFIG_|# CONFIG_)' "${frags[@]}" | sort -u | while read -r line; do
   case "$line" in
     "# "*) sym=${line#\# }; sym=${sym%% *}; grep -q "^$sym=" "$build/.config" && echo "  $line";;

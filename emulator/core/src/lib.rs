@@ -41,6 +41,7 @@ pub use cache::CacheConfig;
 pub use error::LoadError;
 pub use host::{HostConfig, Policy as HostPolicy};
 pub use machine::{BootMode, Config, Exec, Fault, Machine, Stop};
+pub use linux::is_image as is_linux_image;
 pub use options::MachineOptions;
 
 /// Most harts a machine can have.
