@@ -123,5 +123,5 @@ void fail(const char *what, const char *detail)
     put(&b, detail);
     putc_(&b, '\n');
     flush(1, &b);
-    power_off(1);
+    power_off(2);
 }

@@ -27,7 +27,8 @@ void pad_right(struct buf *b, const char *s, int width);
 void json_str(struct buf *b, const char *s);
 void flush(int fd, struct buf *b);
 void say(const char *s);
-/* Prints "init: <what>" and stops the machine with a non-zero exit code. */
+/* Prints "init: <what>" and stops the machine with exit code 2, as the teaching kernel refuses
+ * a bad argument. */
 void fail(const char *what, const char *detail) __attribute__((noreturn));
 
 /* Splits off the next token of *s at any of `seps` (as strsep, skipping empty tokens). */
