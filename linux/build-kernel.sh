@@ -51,7 +51,7 @@ fi
 mk -j"$(nproc)" Image >&2
 secs=$(( $(date +%s) - start ))
 tmp=$out.tmp && rm -rf "$tmp" && mkdir -p "$tmp"
-cp "$build/arch/riscv/boot/Image" "$build/.config" "$tmp/"
+cp "$build/arch/riscv/boot/Image" "$build/.config" "$build/System.map" "$tmp/"
 { echo "package=$pkg"; echo "version=$pkgver"; echo "compiler=$("${CROSS}gcc" --version | head -1)";
   echo "build_seconds=$secs"; echo "image_sha256=$(sha256sum "$tmp/Image" | cut -d' ' -f1)"; } > "$tmp/manifest"
 rm -rf "$build" "$out" && mv "$tmp" "$out"

@@ -196,8 +196,9 @@ int main(void)
     if (run == MAP_FAILED)
         fail("cannot map shared memory", "");
     knobs();
-    /* The init sets up and starts the tasks above all of them, then sleeps until they are done. */
-    sched_attr_set(0, 1 /* SCHED_FIFO */, 0, 99, 0, 0, 0, 0);
+    /* The init sets up and starts the tasks above all of them, then sleeps until they are done;
+     * its children start as SCHED_NORMAL at nice 0 (SCHED_FLAG_RESET_ON_FORK) until set up. */
+    sched_attr_set(0, 1 /* SCHED_FIFO */, 0, 99, 0, 0, 0, 1 /* SCHED_FLAG_RESET_ON_FORK */);
     find_workload(get_text("workload"))->spawn();
     for (int i = 0; smp < cpus_online() && i < run->count; i++)
         if (!run->tasks[i].affinity)

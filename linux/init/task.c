@@ -25,37 +25,27 @@ struct task *task_new(const char *name, int index, void (*entry)(struct task *, 
     return t;
 }
 
+/* The workload's own events go to ftrace through trace_marker, opened once per task before the
+ * start so that a mark costs one write. */
+static int marker = -1;
+
 void iteration_done(struct task *t)
 {
     t->iterations++;
-    if (trace_on) {
-        static int fd = -2;
-        if (fd == -2)
-            fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
-        struct buf b = { 0 };
-        char text[40];
-        b.p = text, b.cap = sizeof text;
-        put(&b, "iter=");
-        putu(&b, t->iterations);
-        if (fd >= 0)
-            write(fd, b.p, b.len);
-    }
+    mark("iter", t->iterations);
 }
 
+/* key=value on one line of the trace (the buffer fits any key here and a 64-bit value). */
 void mark(const char *key, u64 value)
 {
-    if (!trace_on)
+    if (marker < 0)
         return;
-    int fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
-    if (fd < 0)
-        return;
-    struct buf b = { 0 };
+    char text[48];
+    struct buf b = { text, 0, sizeof text };
     put(&b, key);
     putc_(&b, '=');
     putu(&b, value);
-    write(fd, b.p, b.len);
-    close(fd);
-    free(b.p);
+    write(marker, b.p, b.len);
 }
 
 void latency_sample(struct task *t, u64 ns)
@@ -92,7 +82,8 @@ static void schedstat(u64 out[3])
 static void task_main(struct task *t)
 {
     u64 before[3], after[3];
-    prctl(PR_SET_NAME, (long)t->name, 0, 0, 0);
+    if (trace_on)
+        marker = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
     schedstat(before);
     __atomic_add_fetch(ready, 1, __ATOMIC_SEQ_CST);
     futex_wake(ready, 1);
@@ -257,7 +248,12 @@ static void configure(struct task *t)
 {
     int fair = t->policy == 0 || t->policy == 3 || t->policy == 5;
     u64 runtime = t->policy == 6 ? t->dl_runtime : (fair ? t->slice_ns : 0);
-    if (sched_attr_set(t->pid, t->policy, fair ? t->nice : 0, fair ? 0 : t->prio, runtime, t->dl_deadline, t->dl_period, 0) < 0)
+    int err = sched_attr_set(t->pid, t->policy, fair ? t->nice : 0, fair ? 0 : t->prio, runtime, t->dl_deadline, t->dl_period, 0);
+    if (err == -16 /* EBUSY */)
+        fail(t->name, ": Linux's admission control refused its SCHED_DEADLINE reservation: the deadline tasks' "
+                      "runtime/period (with Linux 6.12's fair servers, dl.server_runtime_us per dl.server_period_us on "
+                      "each CPU) would exceed rt.runtime_us/rt.period_us of the CPUs");
+    if (err < 0)
         fail("sched_setattr refused the settings of ", t->name);
     if (t->affinity && set_affinity(t->pid, t->affinity) < 0)
         fail("sched_setaffinity refused the affinity of ", t->name);
@@ -278,6 +274,8 @@ void run_tasks(void)
     setup_groups();
     for (int i = 0; i < run->count; i++) {
         struct task *t = &run->tasks[i];
+        /* The child is born with its name (the trace's sched_wakeup_new shows it). */
+        prctl(PR_SET_NAME, (long)t->name, 0, 0, 0);
         int pid = fork();
         if (pid < 0)
             fail("fork failed for ", t->name);
@@ -286,6 +284,7 @@ void run_tasks(void)
         t->pid = pid;
         configure(t);
     }
+    prctl(PR_SET_NAME, (long)"init", 0, 0, 0);
     for (uint32_t r; (r = *ready) < (uint32_t)run->count;)
         futex_wait(ready, r);
     run->start_ns = now_ns();
