@@ -274,7 +274,7 @@ const zh = {
   gradeProgress: (file, n, count, name) => `正在为 ${file} 评分：第 ${n} 个测试，共 ${count} 个，${name}…`,
   gradeScore: (file, score, max) => `${file}：${score}/${max} 分。`,
   gradeFailed: (why) => `未评分：${why}`,
-  gradePrint: (lab) => `${lab} 实验的评分组件：在浏览器中打开本章即可使用。`,
+  gradePrint: (lab) => `${lab} 实验的评分框：在浏览器中打开本章即可使用。`,
 
   showResult: "显示结果",
   hideResult: "隐藏结果",
