@@ -40,20 +40,22 @@ export function prose(markdown) {
     .replace(/https?:\/\/\S+/g, " ");
 }
 
-/** po/glossary.md's table: `{term, first, english: RegExp|null, avoid: [{text, word}]}`. */
+/** po/glossary.md's table: `{term, first, english: RegExp|null, avoid: [{text, word}], also: [text]}`. */
 export function readGlossary(text = fs.readFileSync(GLOSSARY, "utf8")) {
   const rows = text.split("\n").filter((l) => /^\|/.test(l)).slice(2);
   return rows.map((row) => {
     // Cells are separated by `|` not escaped as `\|` (regular expressions use it).
     const cells = row.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
-    const [term, first, english, avoid] = cells;
+    const [term, first, english, avoid, also] = cells;
+    const list = (cell) => (cell ? cell.split(/,\s*/) : []);
     const code = english.match(/^`(.*)`$/);
     return {
       term,
       first,
       english: code ? new RegExp(code[1], "i") : null,
       // `word` in backticks: an English word to avoid in Chinese prose; else a Chinese variant.
-      avoid: avoid ? avoid.split(/,\s*/).map((a) => (a.startsWith("`") ? { text: a.slice(1, -1), word: true } : { text: a, word: false })) : [],
+      avoid: list(avoid).map((a) => (a.startsWith("`") ? { text: a.slice(1, -1), word: true } : { text: a, word: false })),
+      also: list(also),
     };
   });
 }
@@ -67,4 +69,11 @@ export function findVariant(text, variant) {
 /** Chinese prose without its first-use glosses: an English term alone in （…） or “…”. */
 export function withoutGlosses(text) {
   return text.replace(/（[A-Za-z][A-Za-z ,.'-]*）/g, "").replace(/“[A-Za-z][A-Za-z -]*”/g, "");
+}
+
+/** The Chinese search's synonyms: each ruled-out variant and each other word, to its term. */
+export function searchSynonyms(glossary = readGlossary()) {
+  const synonyms = {};
+  for (const g of glossary) for (const word of [...g.avoid.map((a) => a.text), ...g.also]) synonyms[word] = g.term;
+  return synonyms;
 }

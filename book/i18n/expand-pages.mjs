@@ -8,6 +8,12 @@
 // chapter's. Includes of generated files, and any with an anchor or line range, stay for
 // `links`.
 //
+// It also makes the formula blocks translatable. mdbook-xgettext takes a ```text block as a
+// message only when it holds a string or a comment (a `"` or `//`); otherwise the block, its
+// annotations ("how long until it first gets the CPU") included, stays English. A text block
+// with English words in it gets `//` as an attribute of its fence (```text,//), which mdBook
+// ignores and which makes the whole block one message.
+//
 // book.toml does not name it; mk/book.mk switches it on (MDBOOK_PREPROCESSOR__EXPANDPAGES__*).
 
 import fs from "node:fs";
@@ -30,13 +36,20 @@ export function expand(text, dir, src, seen = []) {
   });
 }
 
-/** Applies `expand` to every chapter of mdBook's book JSON, whatever its nesting. */
+const TEXT_BLOCK = /^```text\n([\s\S]*?)^```$/gm;
+
+/** `text` with each ```text block holding English words marked for translation (above). */
+export function markFormulas(text) {
+  return text.replace(TEXT_BLOCK, (block, body) => (/[A-Za-z]{2,} [A-Za-z]{2,}/.test(body) ? block.replace(/^```text/, "```text,//") : block));
+}
+
+/** Applies `expand` and `markFormulas` to every chapter of mdBook's book JSON, whatever its nesting. */
 export function expandBook(book, src) {
   const visit = (node) => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!node || typeof node !== "object") return;
     if (typeof node.content === "string" && typeof node.source_path === "string") {
-      node.content = expand(node.content, path.dirname(path.join(src, node.source_path)), src);
+      node.content = markFormulas(expand(node.content, path.dirname(path.join(src, node.source_path)), src));
     }
     Object.values(node).forEach(visit);
   };
