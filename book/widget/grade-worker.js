@@ -4,7 +4,10 @@
 //   page -> worker: {type: "grade", elf: ArrayBuffer, lab, tests: text of the lab's tests}
 //   worker -> page: {type: "test", index, count, name}    (a test starts)
 //                   {type: "done", table, results}        (the CLI's table, results.json)
-//                   {type: "error", message}              (no grade: not an ELF, bad tests)
+//                   {type: "error", kind, detail}         (no grade: `notKernel`, the file does
+//                                                          not boot; `grader`, bad tests or a
+//                                                          grader fault; `request`, a bad message)
+// The page words the error in its language (strings.js); `detail` is the emulator's own.
 
 import init, { Grading, Session, Status } from "../pkg/runqueue_wasm.js";
 
@@ -18,8 +21,7 @@ function runTest(grading, elf, i) {
   try {
     session = new Session(elf, 1, grading.bootargs(i));
   } catch (e) {
-    postMessage({ type: "error", message: `this file is not a kernel the grader can boot (${e.message ?? e}). ` +
-      "Drop the ELF that `make kernel` builds: target/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel." });
+    postMessage({ type: "error", kind: "notKernel", detail: String(e.message ?? e) });
     return false;
   }
   try {
@@ -43,7 +45,7 @@ async function grade({ elf, lab, tests }) {
   try {
     grading = new Grading(lab, tests);
   } catch (e) {
-    return postMessage({ type: "error", message: String(e.message ?? e) });
+    return postMessage({ type: "error", kind: "grader", detail: String(e.message ?? e) });
   }
   const bytes = new Uint8Array(elf);
   const count = grading.count();
@@ -56,6 +58,6 @@ async function grade({ elf, lab, tests }) {
 }
 
 onmessage = ({ data }) => {
-  if (data?.type !== "grade") return postMessage({ type: "error", message: `unknown request ${JSON.stringify(data?.type)}` });
-  grade(data).catch((e) => postMessage({ type: "error", message: `grader error: ${e.message ?? e}` }));
+  if (data?.type !== "grade") return postMessage({ type: "error", kind: "request", detail: JSON.stringify(data?.type) });
+  grade(data).catch((e) => postMessage({ type: "error", kind: "grader", detail: String(e.message ?? e) }));
 };

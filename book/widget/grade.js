@@ -50,7 +50,8 @@ class GradeWidget {
 
   show(state, { status = "", table = "", error = null } = {}) {
     this.state = state;
-    this.status.textContent = status;
+    // A status is a text, or parts in which nodes (code, the emulator's own words) sit.
+    this.status.replaceChildren(...[status].flat());
     this.status.className = error ? "rq-status rq-alert" : "rq-status";
     this.error = error;
     this.output.textContent = table;
@@ -91,12 +92,21 @@ class GradeWidget {
       this.download.hidden = false;
       this.stop();
     } else {
-      this.fail(msg.message);
+      this.fail(this.errorText(msg));
     }
   }
 
+  /** A worker's error in the page's words: parts, the emulator's own detail as code. */
+  errorText({ kind, detail }) {
+    const code = (text) => element("code", { textContent: text });
+    if (kind === "notKernel") return T.gradeNotKernel(code(detail), code("make kernel"), code(KERNEL_PATH));
+    if (kind === "request") return T.unknownRequest(detail);
+    return T.gradeError(code(detail));
+  }
+
   fail(message) {
-    this.show("error", { status: T.gradeFailed(message), error: message });
+    const parts = [T.gradeFailed(""), ...[message].flat()];
+    this.show("error", { status: parts, error: parts.map((p) => (typeof p === "string" ? p : p.textContent)).join("") });
     this.stop();
   }
 
