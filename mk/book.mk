@@ -14,6 +14,10 @@ GETTEXT_ENV := MDBOOK_PREPROCESSOR__GETTEXT__BEFORE='["links"]'
 # inlines them before extraction and before gettext, so their text is in the catalog too.
 EXPAND_PAGES_ENV := MDBOOK_PREPROCESSOR__EXPANDPAGES__COMMAND='node book/i18n/expand-pages.mjs' \
   MDBOOK_PREPROCESSOR__EXPANDPAGES__BEFORE='["gettext", "links"]'
+# The generated figures' Chinese copies (tables in Chinese): book/i18n/figures-zh.mjs points the
+# translated chapters' includes at them, after gettext and before `links`.
+FIGURES_ZH_ENV := MDBOOK_PREPROCESSOR__FIGURESZH__COMMAND='node book/i18n/figures-zh.mjs' \
+  MDBOOK_PREPROCESSOR__FIGURESZH__AFTER='["gettext"]' MDBOOK_PREPROCESSOR__FIGURESZH__BEFORE='["links"]'
 ZH_TITLE := Runqueue：CPU 调度，现场运行
 
 .PHONY: figures test-figures setup-i18n pot po-update book
@@ -47,7 +51,7 @@ book: figures web-assets setup-i18n
 	mdbook build
 	$(install-web-site)
 	msgfmt --check-format --statistics -o /dev/null po/zh-CN.po
-	$(GETTEXT_ENV) $(EXPAND_PAGES_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN MDBOOK_BOOK__TITLE='$(ZH_TITLE)' \
+	$(GETTEXT_ENV) $(EXPAND_PAGES_ENV) $(FIGURES_ZH_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN MDBOOK_BOOK__TITLE='$(ZH_TITLE)' \
 	  MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false mdbook build -d $(ZH_BUILD)
 	node book/i18n/localize-frame.mjs $(ZH_BUILD)
 	@# gettext skips HTML blocks, so the labels of the chapters' hidden answers and folded results

@@ -43,23 +43,24 @@ export function markFormulas(text) {
   return text.replace(TEXT_BLOCK, (block, body) => (/[A-Za-z]{2,} [A-Za-z]{2,}/.test(body) ? block.replace(/^```text/, "```text,//") : block));
 }
 
-/** Applies `expand` and `markFormulas` to every chapter of mdBook's book JSON, whatever its nesting. */
-export function expandBook(book, src) {
+/**
+ * Runs an mdBook preprocessor over stdin and stdout: `edit(content, dir, src)` gives each
+ * chapter's new content, `dir` being the folder of its source file and `src` the book's.
+ */
+export function preprocess(edit) {
+  if (process.argv[2] === "supports") process.exit(0);
+  const [context, book] = JSON.parse(fs.readFileSync(0, "utf8"));
+  const src = path.resolve(context.root, context.config.book.src ?? "src");
   const visit = (node) => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!node || typeof node !== "object") return;
     if (typeof node.content === "string" && typeof node.source_path === "string") {
-      node.content = markFormulas(expand(node.content, path.dirname(path.join(src, node.source_path)), src));
+      node.content = edit(node.content, path.dirname(path.join(src, node.source_path)), src);
     }
     Object.values(node).forEach(visit);
   };
   visit(book);
-  return book;
+  process.stdout.write(JSON.stringify(book));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv[2] === "supports") process.exit(0);
-  const [context, book] = JSON.parse(fs.readFileSync(0, "utf8"));
-  const src = path.resolve(context.root, context.config.book.src ?? "src");
-  process.stdout.write(JSON.stringify(expandBook(book, src)));
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) preprocess((content, dir, src) => markFormulas(expand(content, dir, src)));
