@@ -3,7 +3,8 @@
 // with the same code as `runqueue grade` (docs/labs.md). Protocol:
 //   page -> worker: {type: "grade", elf: ArrayBuffer, lab, tests: text of the lab's tests}
 //   worker -> page: {type: "test", index, count, name}    (a test starts)
-//                   {type: "done", table, results}        (the CLI's table, results.json)
+//                   {type: "done", table, results, report} (the CLI's table, results.json,
+//                                                          the results as data: grade-text.js)
 //                   {type: "error", kind, detail}         (no grade: `notKernel`, the file does
 //                                                          not boot; `grader`, bad tests or a
 //                                                          grader fault; `request`, a bad message)
@@ -53,7 +54,7 @@ async function grade({ elf, lab, tests }) {
     postMessage({ type: "test", index: i, count, name: grading.name(i) });
     if (!runTest(grading, bytes, i)) return grading.free();
   }
-  postMessage({ type: "done", table: grading.table(), results: grading.results_json() });
+  postMessage({ type: "done", table: grading.table(), results: grading.results_json(), report: grading.report_json() });
   grading.free();
 }
 
