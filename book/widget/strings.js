@@ -27,6 +27,8 @@ const en = {
   ownKernel: "Boot your own kernel (ELF)",
   ownKernelHelp: "optional; the book's kernel is used otherwise",
   runControls: "Run controls",
+  terminalInput: "Terminal input",
+  terminalTooMuch: "Too much output to announce, navigate to rows manually to read",
   run: "Run",
   resume: "Resume",
   pause: "Pause",
@@ -104,6 +106,7 @@ const en = {
   budget: (insns, ms) => `the kernel did not shut down within ${insns} instructions (${ms} ms of emulated time), ` +
     "so it was stopped. If it needs longer, run it again with a larger budget (the button here).",
   emulatorError: (why) => `emulator error: ${why}`,
+  bootFailed: (why) => `the machine could not boot: ${why}`,
   unknownRequest: (type) => `unknown request ${type}`,
 
   completionLabel: "Bar chart: each task's finish time, CPU time received and time spent waiting",
@@ -184,6 +187,8 @@ const zh = {
   ownKernel: "启动你自己的内核（ELF）",
   ownKernelHelp: "可选；否则使用本书的内核",
   runControls: "运行控制",
+  terminalInput: "终端输入",
+  terminalTooMuch: "输出太多，无法朗读，请逐行浏览阅读",
   run: "运行",
   resume: "继续",
   pause: "暂停",
@@ -259,6 +264,7 @@ const zh = {
   machineStopped: (fault) => `机器停止：${fault}`,
   budget: (insns, ms) => `内核在 ${insns} 条指令（${ms} ms 模拟时间）内没有关机，已被停止。如果它需要更久，请用更大的预算重新运行（点这里的按钮）。`,
   emulatorError: (why) => `模拟器错误：${why}`,
+  bootFailed: (why) => `机器无法启动：${why}`,
   unknownRequest: (type) => `未知请求 ${type}`,
 
   completionLabel: "柱状图：每个任务的完成时间、获得的 CPU 时间和等待时间",

@@ -13,6 +13,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { search } from "../../book/i18n/search.js";
+import { englishSentences, strayEmphasis } from "../zh-text.mjs";
 
 const SITE = fileURLToPath(new URL("../../book/build", import.meta.url));
 const ZH = join(SITE, "zh-CN");
@@ -69,20 +70,6 @@ export function blocks(html) {
   return out.filter((b) => b.tag !== "|").map(({ tag, text }) => ({ tag, text }));
 }
 
-// Four English words in a row, not inside quotes (a quoted title is a name, kept as written).
-const ENGLISH_RUN = /(?<![A-Za-z])[A-Za-z][a-z'’-]*(?:[ ,;:]+[A-Za-z][a-z'’-]*){3,}/g;
-const QUOTED = /“[^”]*”|"[^"]*"|「[^」]*」/g;
-
-/** English sentences left in a Chinese text. */
-export function englishSentences(text) {
-  return [...text.replace(QUOTED, " ").matchAll(ENGLISH_RUN)].map((m) => m[0]);
-}
-
-/** Emphasis markers CommonMark left as text: `_x_`, `*x*`, `**`. */
-export function strayEmphasis(text) {
-  return [...text.matchAll(/\*\*|(?<![A-Za-z0-9_])_[^_\s][^_]*?_(?![A-Za-z0-9_])|(?<![*\w])\*[^*\s][^*]*?\*(?!\*)/g)].map((m) => m[0]);
-}
-
 const english = existsSync(SITE) ? pages(SITE) : [];
 
 test("the Chinese edition has every page of the English one, block for block", () => {
@@ -118,6 +105,7 @@ test("no Chinese page holds an untranslated English sentence or a stray emphasis
 test("the checks find what they look for", () => {
   assert.deepEqual(englishSentences("未评分：this file is not a kernel（`make kernel`）"), ["this file is not a kernel"]);
   assert.deepEqual(englishSentences("它说“Numbers Everyone Should Know”。用 Perfetto 打开 Chrome trace JSON。"), []);
+  assert.deepEqual(englishSentences("按《Operating Systems: Three Easy Pieces》，即最早合格虚拟截止时间优先（Earliest Eligible Virtual Deadline First）"), []);
   assert.deepEqual(strayEmphasis("一个_时间片_ q，单元_数量_，λ_W_，**预测。**一个"), ["_时间片_", "_数量_", "_W_", "**", "**"]);
   assert.deepEqual(strayEmphasis("sched_base_slice 与 min_vruntime，2*3"), []);
   const html = "<main><h1>T</h1><p>a <code>x y z w</code> b</p><ul><li><p>c</p></li><li>d</li></ul><pre>e</pre></main>";
@@ -140,7 +128,8 @@ test("the Chinese page frame has no English label", () => {
 
 // The textbook's words, and the chapter a reader looking them up should land on first.
 const SEARCHES = [
-  ["就绪队列", "chapters/02-kernel-tour.html"],
+  // The run queue at a moment is a section of chapter 1; the textbook's word finds the book's.
+  ["就绪队列", "chapters/01-using-this-book.html"],
   ["轮转调度", "chapters/03-fifo-rr.html"],
   ["先来先服务", "chapters/03-fifo-rr.html"],
   ["先进先出", "chapters/03-fifo-rr.html"],
