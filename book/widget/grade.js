@@ -89,8 +89,9 @@ class GradeWidget {
       this.table = msg.table;
       const { score, tests } = this.results;
       const max = tests.reduce((sum, t) => sum + t.max_score, 0);
-      const code = (text) => element("code", { textContent: text });
-      const table = REPORT_TEXT ? renderReport(REPORT_TEXT, JSON.parse(msg.report), code) : msg.table;
+      // Quoted output inside the table's <pre> is <samp>: mdBook styles `pre > code` as a block.
+      const samp = (text) => element("samp", { textContent: text });
+      const table = REPORT_TEXT ? renderReport(REPORT_TEXT, JSON.parse(msg.report), samp) : msg.table;
       this.show("done", { status: T.gradeScore(fileName, score, max), table });
       URL.revokeObjectURL(this.download.href);
       this.download.href = URL.createObjectURL(new Blob([msg.results], { type: "application/json" }));

@@ -27,7 +27,7 @@ after(async () => site?.stop());
  * labels of the page's own controls.
  */
 const readerTexts = (page, scope = "body") => page.evaluate((scope) => {
-  const skip = "code, kbd, pre, script, style, svg, canvas, .xterm, [hidden]";
+  const skip = "code, kbd, samp, pre, script, style, svg, canvas, .xterm, [hidden]";
   const texts = [];
   const root = document.querySelector(scope);
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
