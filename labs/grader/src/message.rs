@@ -38,10 +38,23 @@ impl Message {
         Message { key, parts: parts.iter().map(|(name, value)| (*name, value.to_string())).collect() }
     }
 
-    /// The message in English, as the CLI prints it.
+    /// The message in English, as the CLI prints it. One pass over the template, so a part
+    /// that happens to hold `{name}` (a student's panic message, say) stays as it is.
     pub fn english(&self) -> String {
-        let template = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
-        self.parts.iter().fold(template.to_string(), |text, (name, value)| text.replace(&alloc::format!("{{{name}}}"), value))
+        let mut rest = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
+        let mut out = String::new();
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
+            let name = rest.get(open + 1..close).unwrap_or("");
+            out.push_str(&rest[..open]);
+            match self.parts.iter().find(|(n, _)| *n == name) {
+                Some((_, value)) => out.push_str(value),
+                None => out.push_str(rest.get(open..=close).unwrap_or(&rest[open..])),
+            }
+            rest = rest.get(close + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out
     }
 
     /// `{"key": ..., "parts": {name: value}}`, for the page.
@@ -67,6 +80,8 @@ mod tests {
     fn every_part_is_filled_and_every_template_names_its_parts() {
         let m = Message::new("exit-code", &[("code", &3), ("last", &"panicked")]);
         assert_eq!(m.english(), "the kernel exited with code 3; its last line: panicked");
+        let quoted = Message::new("check-failed", &[("check", &"x.y"), ("what", &"{violation}"), ("violation", &"v {check}")]);
+        assert_eq!(quoted.english(), "check x.y ({violation}) failed.\nFIRST VIOLATION v {check}", "parts are not templates");
         assert_eq!(m.to_json().to_string(), r#"{"key":"exit-code","parts":{"code":"3","last":"panicked"}}"#);
         for (key, template) in ENGLISH {
             assert_eq!(ENGLISH.iter().filter(|(k, _)| k == key).count(), 1, "{key} twice");
