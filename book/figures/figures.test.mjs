@@ -295,11 +295,12 @@ test("a seed figure typed by hand is found, in a chapter or a translation; an in
     "The seed's loops differed by 9 ({{#include ../generated/seeds.md:s004-x}}); ours by 9.", "",
     "Seed `001` ran 9 units of 9 ms.",
   ].join("\n"));
-  const po = poParagraphs("zh-CN.po", 'msgid "x"\nmsgstr ""\n"种子材料测得 1302、1282、"\n"1265、1249 ms"\n\n#~ msgstr "1302, 1282, 1265, 1249 ms"\n');
+  const po = poParagraphs("zh-CN.po", '#: book/src/chapters/03-fifo-rr.md\nmsgid "x"\nmsgstr ""\n"种子材料测得 1302、1282、"\n"1265、1249 ms"\n\n' +
+    '#: book/src/platform.md\nmsgid "y"\nmsgstr "1302、1282"\n\n#~ msgstr "1302, 1282, 1265, 1249 ms"\n');
   assert.deepEqual(handWritten(spec, [...chapter, ...po]), [
     '03.md:1: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
     '03.md:5: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
-    'zh-CN.po:2: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
+    'zh-CN.po:3: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
   ]);
   // A figure at the start of a range whose end carries the unit is found too; a small one is not.
   const time = { id: "s004-min", value: 22.22, unit: "s", seed: "004", line: 1, excerpt: "0:22.22 bash", about: "CPU time" };

@@ -22,6 +22,7 @@ import { parseSpec, runArgv } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
 import { normalizeCatalog } from "../widget/catalog.js";
 import { targetDir } from "../../scripts/target-dir.mjs";
+import { ZH_DIR, localizeFigure } from "../i18n/figures-zh.mjs";
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -143,6 +144,11 @@ async function main() {
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
   // The seed reports' figures the chapters quote, one anchor each (book/figures/seeds.json).
   fs.writeFileSync(path.join(OUT, "seeds.md"), seedsMarkdown(seeds));
+  // The Chinese edition's copies, tables in Chinese (book/i18n/figures-zh.mjs).
+  fs.mkdirSync(path.join(OUT, ZH_DIR));
+  for (const file of fs.readdirSync(OUT).filter((f) => f.endsWith(".md"))) {
+    fs.writeFileSync(path.join(OUT, ZH_DIR, file), localizeFigure(fs.readFileSync(path.join(OUT, file), "utf8")));
+  }
 
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);

@@ -233,12 +233,17 @@ export function chapterParagraphs(name, text) {
 export function poParagraphs(name, text) {
   const out = [];
   const lines = text.split("\n");
+  // Only the chapters' translations, as only the chapters are checked in English: the
+  // reference pages (docs/*.md, in the catalog too) quote no seed.
+  let chapter = false;
   for (let i = 0; i < lines.length; i++) {
+    if (lines[i].startsWith("#: ")) chapter ||= lines[i].includes("chapters/");
     if (!lines[i].startsWith("msgstr ")) continue;
     const start = i + 1;
     let s = JSON.parse(lines[i].slice("msgstr ".length));
     while (lines[i + 1]?.startsWith('"')) s += JSON.parse(lines[++i]);
-    if (s) out.push({ where: `${name}:${start}`, text: s });
+    if (s && chapter) out.push({ where: `${name}:${start}`, text: s });
+    chapter = false;
   }
   return out;
 }
