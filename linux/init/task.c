@@ -244,6 +244,30 @@ static void apply_lists(void)
     }
 }
 
+/* The init's pid as text, for cgroup.procs. */
+static char *pid_text(int pid)
+{
+    struct buf b = { 0 };
+    putu(&b, pid);
+    putc_(&b, 0);
+    return b.p;
+}
+
+/* What a child inherits at fork: its name, its CPUs and its cgroup are the init's, so the init
+ * takes the next task's before forking it (the task never runs anywhere else), and the task's
+ * policy is set on it after (the init's is not inherited: SCHED_FLAG_RESET_ON_FORK). */
+static void become(const struct task *t)
+{
+    prctl(PR_SET_NAME, (long)(t ? t->name : "init"), 0, 0, 0);
+    if (set_affinity(0, t && t->affinity ? t->affinity : ~0ull) < 0 && t)
+        fail("sched_setaffinity refused the affinity of ", t->name);
+    if (*get_text("cgroup")) {
+        char *pid = pid_text(getpid());
+        cg_write(t ? t->cgroup : NULL, "cgroup.procs", pid);
+        free(pid);
+    }
+}
+
 static void configure(struct task *t)
 {
     int fair = t->policy == 0 || t->policy == 3 || t->policy == 5;
@@ -255,15 +279,6 @@ static void configure(struct task *t)
                       "each CPU) would exceed rt.runtime_us/rt.period_us of the CPUs");
     if (err < 0)
         fail("sched_setattr refused the settings of ", t->name);
-    if (t->affinity && set_affinity(t->pid, t->affinity) < 0)
-        fail("sched_setaffinity refused the affinity of ", t->name);
-    if (t->cgroup) {
-        struct buf b = { 0 };
-        putu(&b, t->pid);
-        putc_(&b, 0);
-        cg_write(t->cgroup, "cgroup.procs", b.p);
-        free(b.p);
-    }
 }
 
 void run_tasks(void)
@@ -274,8 +289,7 @@ void run_tasks(void)
     setup_groups();
     for (int i = 0; i < run->count; i++) {
         struct task *t = &run->tasks[i];
-        /* The child is born with its name (the trace's sched_wakeup_new shows it). */
-        prctl(PR_SET_NAME, (long)t->name, 0, 0, 0);
+        become(t);
         int pid = fork();
         if (pid < 0)
             fail("fork failed for ", t->name);
@@ -284,7 +298,7 @@ void run_tasks(void)
         t->pid = pid;
         configure(t);
     }
-    prctl(PR_SET_NAME, (long)"init", 0, 0, 0);
+    become(NULL);
     for (uint32_t r; (r = *ready) < (uint32_t)run->count;)
         futex_wait(ready, r);
     run->start_ns = now_ns();
