@@ -2,13 +2,15 @@
 # Boots Runqueue's Linux kernels and initramfs (make linux) on QEMU `virt` with OpenSBI, the
 # reference machine, and checks that every workload reaches its RESULT line and exits 0 there
 # too, that a bad argument is refused with exit code 2, and that the console shows Linux's
-# banner. QEMU's time is the host's, so only the outcome is compared, not the figures.
+# banner. QEMU's time is the host's, so only the outcome is compared, not the figures. One TCG
+# thread runs all the vCPUs: with a thread each, a loaded host can starve the second one past
+# the time Linux waits for it to come online.
 set -uo pipefail
 dir=${1:?usage: linux-qemu.sh LINUX_DIR (make linux makes it)}
 command -v qemu-system-riscv64 >/dev/null || { echo "linux-qemu: qemu-system-riscv64 is missing (make setup-linux installs it)" >&2; exit 1; }
 
 boot() { # kernel, smp, append
-  timeout 300 qemu-system-riscv64 -machine virt -bios default -nographic -monitor none -m 256 \
+  timeout 300 qemu-system-riscv64 -machine virt -accel tcg,thread=single -bios default -nographic -monitor none -m 256 \
     -smp "$2" -kernel "$dir/$1/Image" -initrd "$dir/initramfs/initramfs.cpio" \
     -append "console=hvc0 quiet $3 smp=$2" </dev/null
 }
