@@ -157,3 +157,33 @@ fn affinity_and_deadline_reach_linux() {
         }
     }
 }
+
+/// The command line end to end: `--kernel` finds the built kernel, `--ftrace` writes Linux's
+/// own text as it is, `--trace` the same Chrome trace as the teaching kernel's, `--json` the
+/// RESULT; the exit code is the guest's.
+#[test]
+#[ignore = "needs `make linux`"]
+fn the_cli_writes_linuxs_trace_and_results() {
+    let dir = std::env::temp_dir().join(format!("runqueue-linux-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_runqueue"))
+        .args(["run", "--kernel", "linux-6.1", "--smp", "2", "--append", "workload=spin wl.tasks=3 wl.run_ms=100"])
+        .args(["--ftrace", &path("trace.txt"), "--trace", &path("trace.json"), "--json", &path("result.json")])
+        .output()
+        .unwrap();
+    let console = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{console}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(console.contains("spin under linux-6.1 on 2 hart(s)"), "{console}");
+    let ftrace = std::fs::read_to_string(path("trace.txt")).unwrap();
+    assert!(ftrace.starts_with("# tracer: nop\n") && ftrace.contains("#P:2"), "Linux's own header");
+    assert!(ftrace.contains(": sched_switch: prev_comm=") && ftrace.contains(": tracing_mark_write: iter=1"));
+    let chrome: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path("trace.json")).unwrap()).unwrap();
+    let events = chrome.as_array().or_else(|| chrome["traceEvents"].as_array()).expect("a list of trace events");
+    for name in ["spin0", "spin1", "spin2"] {
+        assert!(events.iter().any(|e| e["ph"] == "B" && e["name"] == name), "no slice of {name} in the Chrome trace");
+    }
+    let r: RunResult = serde_json::from_str(&std::fs::read_to_string(path("result.json")).unwrap()).unwrap();
+    assert_eq!((r.sched.as_str(), r.tasks.len()), ("linux-6.1", 3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
