@@ -6,7 +6,8 @@
 //
 // The CLI is --cli, else $RUNQUEUE, else the release build in cargo's target folder (which
 // follows CARGO_TARGET_DIR); runs are cached in figures/ there. --only runs the one experiment
-// ID and writes its figure into DIR, leaving the book's figures alone.
+// ID and writes its figure into DIR, leaving the book's figures alone. Last, every claim of the
+// book (claims.mjs) is checked on the new figures.
 
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -16,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { PENDING, anchored, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { bookPages, checkClaims } from "./claims.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec, runArgv } from "./spec.mjs";
@@ -147,6 +149,10 @@ async function main() {
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
   console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables, ${seeds.figures.length} seed figures in ${path.relative(ROOT, OUT)}`);
+  // The sentences that compare these figures, checked on them (claims.mjs).
+  const claims = checkClaims(bookPages(), OUT);
+  if (claims.problems.length) throw new Error(`${claims.problems.length} claims of the book do not hold:\n  ${claims.problems.join("\n  ")}`);
+  console.log(`claims: ${claims.checked} checked${claims.pending ? `, ${claims.pending} waiting for pending figures` : ""}`);
   if (pending.length) {
     console.warn(`figures: ${pending.length} experiments pending, their figures say so: ${pending.map((e) => `${e.id} (needs ${e.needs}=)`).join(", ")}`);
   }

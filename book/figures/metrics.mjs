@@ -422,12 +422,15 @@ export function groupValues(text, result) {
 }
 
 // Each task's waits for the CPU, from becoming runnable (`new`, `wake`, or an `out` that left
-// it runnable: preempted or yielding) to its next `in`: the longest, `<task>_wait_max_ms`; and
-// how its stints ended, `<task>_out_<why>` (how often it was preempted, blocked, ...).
+// it runnable: preempted or yielding) to its next `in`: the longest, `<task>_wait_max_ms`; how
+// its stints ended, `<task>_out_<why>` (how often it was preempted, blocked, ...); and its
+// first and longest stints, `<task>_ran_first_ms` and `<task>_ran_max_ms` (the `ran=` of its
+// `out` events).
 export function readyValues(text, result) {
   const name = new Map(result.tasks.map((t) => [t.tid, t.name]));
   const since = new Map();
   const worst = new Map();
+  const [first, longest] = [new Map(), new Map()];
   const outs = new Map(result.tasks.map((t) => [t.tid, {}]));
   for (const line of text.split("\n")) {
     const f = line.split(" ");
@@ -440,13 +443,18 @@ export function readyValues(text, result) {
     } else if (kind === "out") {
       const why = f.find((x) => x.startsWith("why="))?.slice(4);
       outs.get(tid)[why] = (outs.get(tid)[why] ?? 0) + 1;
+      const ran = Number(f.find((x) => x.startsWith("ran="))?.slice(4) ?? 0);
+      if (!first.has(tid)) first.set(tid, ran);
+      longest.set(tid, Math.max(longest.get(tid) ?? 0, ran));
       if (why === "preempt" || why === "yield") since.set(tid, t);
     }
   }
   const v = {};
   for (const [tid, task] of name) {
     v[`${task}_wait_max_ms`] = ms(worst.get(tid) ?? 0);
-    for (const why of ["preempt", "yield", "block", "sleep"]) v[`${task}_out_${why}`] = String(outs.get(tid)[why] ?? 0);
+    v[`${task}_ran_first_ms`] = ms(first.get(tid) ?? 0);
+    v[`${task}_ran_max_ms`] = ms(longest.get(tid) ?? 0);
+    for (const why of ["preempt", "yield", "block", "sleep", "exit"]) v[`${task}_out_${why}`] = String(outs.get(tid)[why] ?? 0);
   }
   return v;
 }
