@@ -78,12 +78,16 @@ export function pageClaims(name, text) {
   }
   const inBlock = (k) => blocks.some(([a, b]) => k >= a && k <= b);
   const gap = (k) => blank(k) || inBlock(k);
-  // The paragraph that ends just above line `k` (or starts just below it, step 1).
+  // The paragraph that ends just above line `k` (or starts just below it, step 1); a figure
+  // included on its own (a table) is passed over to the sentence that introduces it.
   const paragraph = (k, step) => {
-    while (gap(k) && k >= 0 && k < lines.length) k += step;
-    const para = [];
-    for (; !gap(k); k += step) para.push(lines[k]);
-    return (step < 0 ? para.reverse() : para).join(" ");
+    for (;;) {
+      while (gap(k) && k >= 0 && k < lines.length) k += step;
+      const para = [];
+      for (; !gap(k); k += step) para.push(lines[k]);
+      const text = (step < 0 ? para.reverse() : para).join(" ");
+      if (!/^\s*\{\{#include [^}]*\}\}\s*$/.test(text)) return text;
+    }
   };
   for (const [start, i] of blocks) {
     const block = lines.slice(start, i + 1).map((l) => l.trim()).join("\n");
