@@ -278,7 +278,7 @@ export function anchored(values) {
 // What a run's trace shows that its RESULT does not (docs/trace.md): where each task was first
 // queued, its moves between harts and why, how long each hart spent between one task's `out`
 // and the next one's `in` (switching, not charged to any task), and how many CFS wakeups kept
-// a vruntime below their queue's min_vruntime (sleeper credit at work). `text` is the raw
+// a vruntime below their queue's min_vruntime (sleeper credit at work), and by how much. `text` is the raw
 // trace (`runqueue run --events`); every value is a string, like runValues'.
 export const MOVES = ["placement", "periodic", "newidle", "active", "affinity"];
 
@@ -293,6 +293,7 @@ export function traceValues(text, result) {
   const lastOut = new Array(harts).fill(null);
   let wakes = 0;
   let behind = 0;
+  let behindNs = 0;
   const firstHart = new Map();
   const wakesOn = new Map(result.tasks.map((t) => [t.tid, new Array(harts).fill(0)]));
   // Balancing passes that moved tasks: (time, hart, why) -> tasks moved.
@@ -328,7 +329,10 @@ export function traceValues(text, result) {
       if (wakesOn.has(tid) && h < harts) wakesOn.get(tid)[h] += 1;
       if (kv.vr !== undefined && kv.min !== undefined) {
         wakes += 1;
-        if (BigInt(kv.vr) < BigInt(kv.min)) behind += 1;
+        if (BigInt(kv.vr) < BigInt(kv.min)) {
+          behind += 1;
+          behindNs += Number(BigInt(kv.min) - BigInt(kv.vr));
+        }
       }
     }
   }
@@ -336,6 +340,8 @@ export function traceValues(text, result) {
     migrations: String(Object.values(moves).reduce((a, b) => a + b, 0)),
     wakes: String(wakes),
     wakes_behind_min: String(behind),
+    // How far below min_vruntime those wakeups kept their vruntime, on average (µs of virtual time).
+    wakes_behind_avg_us: behind === 0 ? "0.0" : us(behindNs / behind),
     // Tasks each hart's queue took as they were created, hart 0 first: "2 / 1 / 1".
     rq_at_start: firstRq.size === 0 ? "n/a" : Array.from({ length: harts }, (_, h) => [...firstRq.values()].filter((q) => q === h).length).join(" / "),
   };
