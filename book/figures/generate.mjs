@@ -94,6 +94,17 @@ function figure(exp, { result, events, fields, error, trace }) {
   return anchored(values);
 }
 
+// What the kernel offers, as figures a claim can pin: how many sched_features each policy lets
+// the reader switch (`cfs_features_count`), so that prose saying which ones ours has is checked
+// against the kernel that built the book.
+function catalogValues(catalog) {
+  const values = {};
+  for (const t of catalog.tunables.values()) {
+    if (t.type === "features") values[`${t.name.replace(".", "_")}_count`] = String(t.features.length);
+  }
+  return values;
+}
+
 async function readCatalog(cli) {
   const { stdout } = await run(cli, ["run", "--append", "catalog"], { maxBuffer: 16 << 20 });
   const line = stdout.split("\n").find((l) => l.startsWith("CATALOG "));
@@ -145,6 +156,7 @@ async function main() {
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
   // The seed reports' figures the chapters quote, one anchor each (book/figures/seeds.json).
   fs.writeFileSync(path.join(OUT, "seeds.md"), seedsMarkdown(seeds));
+  fs.writeFileSync(path.join(OUT, "catalog.md"), anchored(catalogValues(catalog)));
 
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);

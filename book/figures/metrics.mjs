@@ -294,6 +294,10 @@ export function traceValues(text, result) {
   let wakes = 0;
   let behind = 0;
   let behindNs = 0;
+  // EEVDF 6.12's delayed dequeue: tasks that blocked while still queued (`state delayed=1`), and
+  // the wakeups that moved such a task to another hart's queue instead of leaving it in place.
+  const delayed = new Map();
+  let [delayedSleeps, delayedMoves] = [0, 0];
   const firstHart = new Map();
   const wakesOn = new Map(result.tasks.map((t) => [t.tid, new Array(harts).fill(0)]));
   // Balancing passes that moved tasks: (time, hart, why) -> tasks moved.
@@ -310,7 +314,11 @@ export function traceValues(text, result) {
       steal.ns += ns;
       if (ns > steal.longest) [steal.longest, steal.by] = [ns, kv.by];
     } else if (kind === "new" && kv.rq !== undefined && !firstRq.has(tid)) firstRq.set(tid, Number(kv.rq));
-    else if (kind === "migrate") {
+    else if (kind === "state" && kv.delayed !== undefined) {
+      delayed.set(tid, kv.delayed === "1");
+      if (kv.delayed === "1") delayedSleeps += 1;
+    } else if (kind === "migrate") {
+      if (kv.why === "placement" && delayed.get(tid)) delayedMoves += 1;
       if (!(kv.why in moves)) throw new Error(`a migrate event with why=${kv.why}, which is not one of ${MOVES.join(", ")}`);
       moves[kv.why] += 1;
       taskMoves.set(tid, (taskMoves.get(tid) ?? 0) + 1);
@@ -326,6 +334,7 @@ export function traceValues(text, result) {
       if (lastOut[h] !== null) between[h] += t - lastOut[h];
       lastOut[h] = null;
     } else if (kind === "wake") {
+      delayed.set(tid, false);
       if (wakesOn.has(tid) && h < harts) wakesOn.get(tid)[h] += 1;
       if (kv.vr !== undefined && kv.min !== undefined) {
         wakes += 1;
@@ -342,6 +351,8 @@ export function traceValues(text, result) {
     wakes_behind_min: String(behind),
     // How far below min_vruntime those wakeups kept their vruntime, on average (µs of virtual time).
     wakes_behind_avg_us: behind === 0 ? "0.0" : us(behindNs / behind),
+    delayed_sleeps: String(delayedSleeps),
+    delayed_wake_moves: String(delayedMoves),
     // Tasks each hart's queue took as they were created, hart 0 first: "2 / 1 / 1".
     rq_at_start: firstRq.size === 0 ? "n/a" : Array.from({ length: harts }, (_, h) => [...firstRq.values()].filter((q) => q === h).length).join(" / "),
   };
