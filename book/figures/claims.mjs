@@ -251,6 +251,8 @@ const FUNCTIONS = {
   },
   increasing: ([xs]) => list("increasing", xs).every((x, k) => k === 0 || x > xs[k - 1]),
   decreasing: ([xs]) => list("decreasing", xs).every((x, k) => k === 0 || x < xs[k - 1]),
+  // Two figures with the same numbers, lists included.
+  same: ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
   // Every number of the list within `by` of every other.
   alike: ([xs, by]) => exact(Math.max(...list("alike", xs)) - Math.min(...xs)) <= num("alike", by),
 };

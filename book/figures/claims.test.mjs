@@ -26,6 +26,7 @@ test("a claim compares figures with arithmetic, chained comparisons, and/or/not 
   assert.equal(claim("near(100, 104, 5) and not near(100, 106, 5)"), true);
   assert.equal(claim("alike(s:l, 38) and not alike(s:l, 37)", v), true);
   assert.equal(claim("sum(t:iters) == 58 and mean(t:iters) > 19 and min(t:iters, 9) == 8", v), true);
+  assert.equal(claim("same(t:iters, t:iters) and not same(t:iters, s:l) and same(a.b:x, 3)", v), true);
   assert.deepEqual(refsOf(parseClaim("max(s:l) > a.b:x + a.b:x")), ["s:l", "a.b:x"]);
 });
 
