@@ -15,7 +15,8 @@
 // includes do (`cfs.pz:intr0_cpu_pct` is `{{#include ../generated/cfs.pz.md:intr0_cpu_pct}}`;
 // `seeds:s001-t1-fifo` a seed figure), with numbers, + - * /, parentheses, the comparisons
 // < <= > >= == != (chained: `a < b < c`), `and`, `or`, `not`, and the functions below. A figure
-// with several numbers (`40 / 10 / 8`, `1291, 1277, 1265 ms`) is a list.
+// with several numbers (`40 / 10 / 8`, `1291, 1277, 1265 ms`) is a list; one that is a word
+// (`kworker/1`) compares with a 'quoted' word.
 //
 //   node book/figures/claims.mjs [--generated DIR] [--count]
 //
@@ -130,7 +131,7 @@ const normal = (s) => s.replace(/[*`_]/g, "").replace(/\{\{#include[^}]*\}\}/g, 
 
 // ---- expressions ------------------------------------------------------------------------------
 
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z0-9_][A-Za-z0-9_.-]*:[A-Za-z0-9_-]+)|(<=|>=|==|!=|<|>|\+|-|\*|\/|\(|\)|,)|([A-Za-z_][A-Za-z0-9_]*))/y;
+const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z0-9_][A-Za-z0-9_.-]*:[A-Za-z0-9_-]+)|(<=|>=|==|!=|<|>|\+|-|\*|\/|\(|\)|,)|([A-Za-z_][A-Za-z0-9_]*)|'([^']*)')/y;
 
 function tokenize(text) {
   const tokens = [];
@@ -145,7 +146,8 @@ function tokenize(text) {
     if (m[1] !== undefined) tokens.push({ kind: "num", value: Number(m[1]) });
     else if (m[2] !== undefined) tokens.push({ kind: "ref", value: m[2] });
     else if (m[3] !== undefined) tokens.push({ kind: "op", value: m[3] });
-    else tokens.push({ kind: "word", value: m[4] });
+    else if (m[4] !== undefined) tokens.push({ kind: "word", value: m[4] });
+    else tokens.push({ kind: "text", value: m[5] });
   }
   return tokens;
 }
@@ -194,6 +196,7 @@ export function parseClaim(text) {
     const t = take();
     if (!t) throw new Error("the claim ends too early");
     if (t.kind === "num") return { num: t.value };
+    if (t.kind === "text") return { text: t.value };
     if (t.kind === "ref") return { ref: t.value };
     if (t.value === "(") {
       const e = or();
@@ -251,6 +254,8 @@ const FUNCTIONS = {
   },
   increasing: ([xs]) => list("increasing", xs).every((x, k) => k === 0 || x > xs[k - 1]),
   decreasing: ([xs]) => list("decreasing", xs).every((x, k) => k === 0 || x < xs[k - 1]),
+  // A figure that is a word (who took the CPU longest: `kworker/1`) starting with `prefix`.
+  starts: ([x, prefix]) => typeof x === "string" && x.startsWith(prefix),
   // Two figures with the same numbers, lists included.
   same: ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
   // Every number of the list within `by` of every other.
@@ -261,11 +266,16 @@ const FUNCTIONS = {
 // is 0.1 and not 0.10000000000002.
 const exact = (x) => Number(x.toPrecision(12));
 
+const arithmetic = (f) => (a, b) => {
+  if (typeof a !== "number" || typeof b !== "number") throw new Error("arithmetic takes numbers");
+  return exact(f(a, b));
+};
+
 const OPS = {
-  "+": (a, b) => exact(a + b),
-  "-": (a, b) => exact(a - b),
-  "*": (a, b) => exact(a * b),
-  "/": (a, b) => exact(a / b),
+  "+": arithmetic((a, b) => a + b),
+  "-": arithmetic((a, b) => a - b),
+  "*": arithmetic((a, b) => a * b),
+  "/": arithmetic((a, b) => a / b),
   "<": (a, b) => a < b,
   "<=": (a, b) => a <= b,
   ">": (a, b) => a > b,
@@ -277,6 +287,7 @@ const OPS = {
 export function evaluate(tree, value) {
   const ev = (t) => {
     if ("num" in t) return t.num;
+    if ("text" in t) return t.text;
     if ("ref" in t) return value(t.ref);
     if ("not" in t) return !truth(ev(t.not));
     if ("call" in t) return FUNCTIONS[t.call](t.args.map(ev));
@@ -292,7 +303,7 @@ export function evaluate(tree, value) {
     }
     if (t.op === "and") return truth(ev(t.a)) && truth(ev(t.b));
     if (t.op === "or") return truth(ev(t.a)) || truth(ev(t.b));
-    if (t.op === "neg") return -scalar(ev(t.a), "-");
+    if (t.op === "neg") return OPS["-"](0, scalar(ev(t.a), "-"));
     return OPS[t.op](scalar(ev(t.a), t.op), scalar(ev(t.b), t.op));
   };
   const result = ev(tree);
@@ -331,7 +342,8 @@ export function refsOf(tree) {
 
 const PENDING = /^\(pending\b/;
 
-/** A figure's text as numbers: one number, or a list (`40 / 10 / 8`, `1291, 1277 ms`). */
+/** A figure's text as numbers: one number, or a list (`40 / 10 / 8`, `1291, 1277 ms`); null for
+ *  a figure that is words, undefined for one still pending. */
 export function figureNumbers(text) {
   const t = text.trim();
   if (PENDING.test(t)) return undefined;
@@ -341,8 +353,8 @@ export function figureNumbers(text) {
   return xs.length === 1 ? xs[0] : xs;
 }
 
-/** Reads the generated figures lazily: value("cfs.pz:intr0_cpu_pct") -> number, list, undefined
- *  (pending), or throws for a figure that does not exist or is no number. */
+/** Reads the generated figures lazily: value("cfs.pz:intr0_cpu_pct") -> number, list, a word
+ *  (`kworker/1`), undefined (pending), or throws for a figure that does not exist or is a block. */
 export function figureReader(generatedDir) {
   const files = new Map();
   const anchors = (file) => {
@@ -367,8 +379,9 @@ export function figureReader(generatedDir) {
   const value = (ref) => {
     const t = text(ref);
     const v = figureNumbers(t);
-    if (v === null) throw new Error(`${ref} is ${JSON.stringify(t)}, not a number`);
-    return v;
+    if (v !== null) return v;
+    if (/^[^\s|`]+$/.test(t.trim())) return t.trim();
+    throw new Error(`${ref} is ${JSON.stringify(t)}, neither a number nor a word`);
   };
   return { value, text };
 }

@@ -27,6 +27,8 @@ test("a claim compares figures with arithmetic, chained comparisons, and/or/not 
   assert.equal(claim("alike(s:l, 38) and not alike(s:l, 37)", v), true);
   assert.equal(claim("sum(t:iters) == 58 and mean(t:iters) > 19 and min(t:iters, 9) == 8", v), true);
   assert.equal(claim("same(t:iters, t:iters) and not same(t:iters, s:l) and same(a.b:x, 3)", v), true);
+  assert.equal(claim("w:by == 'kworker/1' and starts(w:by, 'kworker') and not starts(w:by, 'irq')", { "w:by": "kworker/1" }), true);
+  assert.throws(() => claim("w:by + 1 > 2", { "w:by": "kworker/1" }), /arithmetic takes numbers/);
   assert.deepEqual(refsOf(parseClaim("max(s:l) > a.b:x + a.b:x")), ["s:l", "a.b:x"]);
 });
 
@@ -116,7 +118,7 @@ test("checking names the page, the line, the claim and the numbers that contradi
   const { problems, checked, pending, perPage } = checkClaims(pages, path.join(dir, "gen"));
   assert.deepEqual(problems, [
     'ch.md:3: "above" is contradicted by the figures: run:a > run:b is false with run:a = 12, run:b = 15.5',
-    'ch.md:10: claim "run:table > 1": run:table is "| x |", not a number',
+    'ch.md:10: claim "run:table > 1": run:table is "| x |", neither a number nor a word',
     'ch.md:11: claim "run:nope > 1": run:nope: run.md has no figure "nope"',
     'ch.md:12: claim "gone:a > 1": gone:a: no figure file gone.md was generated',
   ]);
