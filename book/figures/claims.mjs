@@ -77,6 +77,10 @@ export function pageClaims(name, text) {
     while (i < lines.length - 1 && !lines[i].includes("-->")) i++;
     blocks.push([start, i]);
   }
+  // A claim inside a paragraph would become part of its gettext message.
+  lines.forEach((l, k) => {
+    if (/\S\s*<!--\s*claims?\b/.test(l)) problems.push(`${name}:${k + 1}: a claim block starts a line of its own, after a blank line`);
+  });
   const inBlock = (k) => blocks.some(([a, b]) => k >= a && k <= b);
   const gap = (k) => blank(k) || inBlock(k);
   // The paragraph that ends just above line `k` (or starts just below it, step 1); a figure

@@ -69,6 +69,8 @@ test("a claim block sits beside its sentence and quotes it; a reworded sentence 
     '<!-- claim "next": 1 < 2 -->',
     "",
     "<!-- claim 1 < 2 -->",
+    "",
+    'Text and then <!-- claim "then": 1 < 2 -->',
   ].join("\n");
   const { claims, problems } = pageClaims("ch.md", page);
   assert.deepEqual(claims.map((c) => [c.where, c.phrase, c.text]), [
@@ -78,6 +80,7 @@ test("a claim block sits beside its sentence and quotes it; a reworded sentence 
     ["ch.md:12", "next", "1 < 2"],
   ]);
   assert.deepEqual(problems, [
+    "ch.md:16: a claim block starts a line of its own, after a blank line",
     'ch.md:8: the words the claim quotes ("rises") are not in the paragraph beside it: was the sentence reworded? Check the claim against it',
     "ch.md:12: a claim block needs a blank line before and after it (gettext must see a block of its own)",
     'ch.md:14: a claim is `"words of its sentence": expression`, not "1 < 2"',

@@ -56,7 +56,7 @@ async function runOne(cli, cliHash, exp) {
     .slice(0, 24);
   const cached = path.join(CACHE, `${key}.json`);
   const traced = path.join(CACHE, `${key}.events.gz`);
-  const withTrace = (entry) => (exp.trace && entry.result ? { ...entry, trace: traceValues(gunzipSync(fs.readFileSync(traced)).toString("utf8"), entry.result) } : entry);
+  const withTrace = (entry) => (exp.trace && entry.result ? { ...entry, trace: traceValues(gunzipSync(fs.readFileSync(traced)).toString("utf8"), entry.result, exp) } : entry);
   if (fs.existsSync(cached) && (!exp.trace || fs.existsSync(traced))) return withTrace(JSON.parse(fs.readFileSync(cached, "utf8")));
   const json = path.join(CACHE, `${key}.result.tmp`);
   const events = path.join(CACHE, `${key}.events.tmp`);

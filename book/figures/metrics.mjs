@@ -282,7 +282,7 @@ export function anchored(values) {
 // trace (`runqueue run --events`); every value is a string, like runValues'.
 export const MOVES = ["placement", "periodic", "newidle", "active", "affinity"];
 
-export function traceValues(text, result) {
+export function traceValues(text, result, { window_us } = {}) {
   const harts = result.smp ?? 1;
   const name = new Map(result.tasks.map((t) => [t.tid, t.name]));
   const firstRq = new Map();
@@ -369,6 +369,7 @@ export function traceValues(text, result) {
   }
   v.between_total_ms = ms(between.reduce((a, b) => a + b, 0));
   Object.assign(v, groupValues(text, result), readyValues(text, result));
+  if (window_us) Object.assign(v, windowValues(text, result, window_us * 1000));
   const little = littlesLaw(text, result);
   if (little) {
     v.little_l = little.L.toFixed(3);
@@ -396,6 +397,41 @@ export function traceValues(text, result) {
     if (firstHart.has(tid)) v[`${task}_first_hart`] = String(firstHart.get(tid));
     // Which hart booked its wakeups: where its sleep timer fired (or its waker ran).
     wakesOn.get(tid).forEach((n, h) => (v[`${task}_wakes_hart${h}`] = String(n)));
+  }
+  return v;
+}
+
+// The most CPU time each task received in any stretch of `window` ns of the run,
+// `<task>_cpu_window_max_ms`: what a reservation of so much per period promises not to exceed
+// (a SCHED_DEADLINE task's runtime per period). Its stints run from each `in` to the next `out`.
+export function windowValues(text, result, window) {
+  const stints = new Map(result.tasks.map((t) => [t.tid, []]));
+  const since = new Map();
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    if (f[0] !== "T" || f.length < 5 || !stints.has(Number(f[4]))) continue;
+    const [t, kind, tid] = [Number(f[1]), f[3], Number(f[4])];
+    if (kind === "in") since.set(tid, t);
+    else if (kind === "out" && since.has(tid)) {
+      stints.get(tid).push([since.get(tid), t]);
+      since.delete(tid);
+    }
+  }
+  const v = {};
+  for (const task of result.tasks) {
+    const list = stints.get(task.tid);
+    // The best window starts where a stint starts: slide over them, stints wholly inside summed.
+    let [best, whole, j] = [0, 0, 0];
+    for (let i = 0; i < list.length; i++) {
+      const end = list[i][0] + window;
+      while (j < list.length && list[j][1] <= end) whole += list[j][1] - list[j++][0];
+      const part = j < list.length ? Math.max(0, end - list[j][0]) : 0;
+      best = Math.max(best, whole + part);
+      // Stint i leaves the window: it was summed whole, or it is stint j, longer than the window.
+      if (j > i) whole -= list[i][1] - list[i][0];
+      else j = i + 1;
+    }
+    v[`${task.name}_cpu_window_max_ms`] = ms2(best);
   }
   return v;
 }
