@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { PENDING, anchored, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { PENDING, anchored, catalogValues, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
 import { bookPages, checkClaims } from "./claims.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
@@ -92,17 +92,6 @@ function figure(exp, { result, events, fields, error, trace }) {
   values.args = `\`${exp.args}\``;
   if (events !== undefined) values.events = "```text\n" + events + "\n```";
   return anchored(values);
-}
-
-// What the kernel offers, as figures a claim can pin: how many sched_features each policy lets
-// the reader switch (`cfs_features_count`), so that prose saying which ones ours has is checked
-// against the kernel that built the book.
-function catalogValues(catalog) {
-  const values = {};
-  for (const t of catalog.tunables.values()) {
-    if (t.type === "features") values[`${t.name.replace(".", "_")}_count`] = String(t.features.length);
-  }
-  return values;
 }
 
 async function readCatalog(cli) {

@@ -267,6 +267,17 @@ export function compareTable(spec, resultsById) {
   return markdownTable([spec.corner ?? "", ...names], rows);
 }
 
+// What the kernel offers, as figures a claim can pin: how many sched_features each policy lets
+// the reader switch (`cfs_features_count`), so that prose saying which ones ours has is checked
+// against the kernel that built the book. `catalog` is normalizeCatalog's (book/widget/catalog.js).
+export function catalogValues(catalog) {
+  const values = {};
+  for (const t of catalog.tunables.values()) {
+    if (t.type === "features") values[`${t.name.replace(".", "_")}_count`] = String(t.features.length);
+  }
+  return values;
+}
+
 // mdBook includes the lines between `ANCHOR: x` and `ANCHOR_END: x`; a one-line value with no
 // line break around it can sit inside a sentence.
 export function anchored(values) {

@@ -75,6 +75,8 @@ test("the index holds a page's heading and the text of its <main>, without marku
   assert.equal(page.title, "CFS：完全&公平", "titles keep their case for display");
   assert.equal(page.text, "cfs：完全&公平 虚拟运行时间 <vr> 中文", "inline tags do not split words");
   assert.equal(plainText("<p>a</p><p><b>b</b>&unknown;</p>"), " a  b&unknown; ");
+  // A claim the build checks is a comment: none of it is text, though it holds ">" and "<".
+  assert.equal(plainText('<p>a</p>\n<!-- claim "a": x:y > x:z and 1 < 2 -->\n<p>b</p>'), " a \n \n b ");
 });
 
 /** Each msgstr of the Chinese catalog, its quoted lines joined. */
