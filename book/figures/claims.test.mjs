@@ -9,6 +9,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { GENERATED, bookPages, checkClaims, evaluate, figureNumbers, pageClaims, parseClaim, refsOf } from "./claims.mjs";
 import { anchored } from "./metrics.mjs";
+import { tempTree } from "./temp-tree.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const claim = (text, values = {}) => evaluate(parseClaim(text), (r) => values[r]);
@@ -86,15 +87,6 @@ test("a claim block sits beside its sentence and quotes it; a reworded sentence 
     'ch.md:14: a claim is `"words of its sentence": expression`, not "1 < 2"',
   ]);
 });
-
-function tempTree(files) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "claims-"));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
 
 test("checking names the page, the line, the claim and the numbers that contradict it", () => {
   const dir = tempTree({

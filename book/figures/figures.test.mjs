@@ -8,6 +8,7 @@ import { checkLinks } from "./check-links.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { PENDING, anchored, catalogValues, compareTable, fieldValues, groupOf, littlesLaw, pendingValues, runValues, traceValues, windowValues } from "./metrics.mjs";
 import { parseSpec } from "./spec.mjs";
+import { tempTree } from "./temp-tree.mjs";
 
 const task = (tid, name, finish, cpu, iterations) =>
   ({ tid, name, arrive_ns: 0, response_ns: tid * 1e6, finish_ns: finish, turnaround_ns: finish, cpu_ns: cpu, wait_ns: finish - cpu, switches: tid * 10, iterations });
@@ -133,15 +134,6 @@ test("the spec rejects duplicates, unknown keys and dangling table rows", () => 
   bad({ experiments: [], tables: [{ id: "t", metric: "cpu_ms", rows: [["x", "nope"]] }] }, /no experiment "nope"/);
   assert.throws(() => parseSpec("{"), /not valid JSON/);
 });
-
-function tempTree(files) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "figures-"));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
 
 test("chapters may only include figures that were generated", () => {
   const dir = tempTree({
