@@ -28,6 +28,7 @@ const BLOCK_TAG = /<\/?(?:p|div|h[1-6]|li|ul|ol|dl|dt|dd|table|tr|td|th|pre|bloc
 
 export function plainText(html) {
   return html
+    .replace(/<!--[\s\S]*?-->/g, " ")
     .replace(/<(script|style|svg)\b[\s\S]*?<\/\1>/gi, " ")
     .replace(BLOCK_TAG, " ")
     .replace(/<[^>]+>/g, "")

@@ -92,6 +92,8 @@ test("the index holds a page's heading and the text of its <main>, without marku
   assert.equal(page.text, "CFS：完全&公平 虚拟运行时间 <vr> 中文", "inline tags do not split words, case is kept");
   assert.deepEqual(indexPage("a.html", "<main><h1>T</h1><h2>二 <code>x</code></h2><h3>三</h3><p>p</p></main>").headings, ["二 x", "三"]);
   assert.equal(plainText("<p>a</p><p><b>b</b>&unknown;</p>"), " a  b&unknown; ");
+  // A claim the build checks is a comment: none of it is text, though it holds ">" and "<".
+  assert.equal(plainText('<p>a</p>\n<!-- claim "a": x:y > x:z and 1 < 2 -->\n<p>b</p>'), " a \n \n b ");
 });
 
 /** Each msgstr of the Chinese catalog, its quoted lines joined. */
