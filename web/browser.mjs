@@ -13,7 +13,7 @@ export const SITE = join(ROOT, "book/build");
 
 // Flags from the toolchain notes: without the background-networking ones Chromium's own
 // connections get refused in bulk on the build machines.
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+export const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
 export async function start() {

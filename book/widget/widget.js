@@ -1,7 +1,9 @@
 // Entry point, loaded on every page of the book (theme/head.hbs). It does nothing on pages
-// without experiments. Otherwise it loads the catalog, the terminal and the charts, and turns
-// each `<div class="rq-experiment" data-sched=… data-workload=… data-smp=… data-args=…>`
-// into a widget. No emulator starts until the reader presses Run, and the print page, which
+// without experiments. Otherwise it loads the catalog and turns each
+// `<div class="rq-experiment" data-sched=… data-workload=… data-smp=… data-args=…>` into a
+// widget, one per task so the page stays responsive while it reads. The terminal and the charts
+// wait until an experiment is about to run (libs.js, pane.js), no emulator starts until the
+// reader presses Run, and the print page, which
 // holds every chapter at once, gets a short note instead of live widgets. The results that
 // answer a chapter's predictions stay folded until their experiment has run (reveal.js).
 
@@ -13,16 +15,6 @@ const T = stringsFor(pageLang());
 // The lab slots' schedulers (`lab-sjf`, ...) stop the kernel with a TODO until a student fills
 // them in, so only the lab pages (those with a grading widget) offer them.
 const LAB_SCHED = /^lab-/;
-
-function loadScript(url) {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement("script");
-    s.src = url;
-    s.onload = resolve;
-    s.onerror = () => reject(new Error(T.scriptFailed(url)));
-    document.head.append(s);
-  });
-}
 
 function describe(host) {
   const d = host.dataset;
@@ -67,12 +59,14 @@ async function mount() {
       }),
       import("./catalog.js"),
       import("./experiment.js"),
-      loadScript(new URL("vendor/chart.umd.min.js", ASSETS)),
     ]);
     const catalog = normalizeCatalog(catalogRaw);
     if (!document.querySelector(".rq-grade")) catalog.scheds = catalog.scheds.filter((s) => !LAB_SCHED.test(s.name));
     const assets = { url: (name) => new URL(name, ASSETS) };
-    hosts.forEach((host, i) => api.experiments.push(new Experiment(host, i, catalog, assets)));
+    for (const [i, host] of hosts.entries()) {
+      api.experiments.push(new Experiment(host, i, catalog, assets));
+      await new Promise((next) => setTimeout(next)); // the next widget in a task of its own
+    }
     guardPageKeys(api.experiments);
     api.ready = true;
   } catch (e) {
@@ -90,17 +84,10 @@ function guardPageKeys(experiments) {
   }, true);
 }
 
-// mdBook 0.5's sidebar toggle is a <label> carrying aria-label and aria-expanded, which a
-// label may not have (axe: aria-allowed-attr, aria-prohibited-attr); as a button it may.
-function fixSidebarToggle() {
-  document.getElementById("mdbook-sidebar-toggle")?.setAttribute("role", "button");
-}
-
 // The lab chapters' grading widgets live in grade.js, loaded only where a page has one.
 function mountGrading() {
   if (document.querySelector(".rq-grade")) import("./grade.js").then((m) => m.mount());
 }
 
-fixSidebarToggle();
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => { mount(); mountGrading(); });
 else { mount(); mountGrading(); }

@@ -33,14 +33,23 @@ const panes = (page, i) => page.evaluate((i) => runqueue.experiments[i].panes.ma
   instret: p.instret, labels: p.charts.completion.data.labels, firstOutputMs: p.firstOutputMs,
 })), i);
 
-test("the chapter loads its widgets without errors and passes axe", async () => {
+test("the chapter loads its widgets without errors and passes axe; terminals and charts wait for Run", async () => {
   const { page, errors } = await open(CHAPTER);
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  await page.reload();
   await ready(page);
   assert.equal(await page.locator(".rq-widget").count(), 2);
-  assert.equal(await page.locator(".rq-widget .xterm").count(), 3, "compare mode shows two terminals");
+  assert.equal(await page.locator(".rq-widget .rq-pane").count(), 3, "compare mode has two panes");
   assert.deepEqual(await page.evaluate(() => runqueue.experiments.flatMap((e) => e.panes.map((p) => p.state))),
     ["idle", "idle", "idle"], "nothing boots before Run");
+  assert.equal(await page.locator(".xterm, canvas").count(), 0, "no terminal or chart before Run");
+  assert.deepEqual(fetched.filter((p) => /xterm|chart\.umd|\.wasm|kernel\.elf/.test(p)), [], "nor their libraries, the wasm or the kernel");
   assert.deepEqual(await axe(page), []);
+  await widget(page, 0).getByRole("button", { name: "Run", exact: true }).click();
+  await finished(page, 0);
+  assert.equal(await widget(page, 0).locator(".xterm").count(), 2, "the run's two panes got their terminals");
+  assert.equal(await widget(page, 1).locator(".xterm, canvas").count(), 0, "the experiment nobody ran has none");
   assert.deepEqual(errors, []);
   await page.close();
 });
