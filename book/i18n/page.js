@@ -79,12 +79,14 @@ function addSearch(bar) {
   toggle.innerHTML = SEARCH_ICON;
   bar.querySelector(".left-buttons")?.append(toggle);
 
+  // The whole panel, its results too, is the search landmark.
   const panel = document.createElement("div");
   panel.id = "rq-search";
   panel.className = "rq-search";
   panel.hidden = true;
+  panel.setAttribute("role", "search");
+  panel.setAttribute("aria-label", TEXT.search);
   const form = document.createElement("form");
-  form.setAttribute("role", "search");
   const input = document.createElement("input");
   input.type = "search";
   input.placeholder = TEXT.placeholder;
@@ -195,7 +197,8 @@ function focusScrollers() {
 
 function mount() {
   addSkipLink();
-  focusScrollers();
+  // Read after the browser's own layout for the first frame, not forcing one of its own.
+  requestAnimationFrame(() => setTimeout(focusScrollers));
   addEventListener("resize", focusScrollers);
   keepOffline();
   const bar = document.getElementById("mdbook-menu-bar");

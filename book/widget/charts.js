@@ -102,39 +102,62 @@ export class RunCharts {
       timeline: new Figure(grid, T.timelineLabel),
       latency: new Figure(grid, T.latencyLabel),
     };
-    this.completion = new Chart(this.figures.completion.canvas, {
-      type: "bar",
-      data: { labels: [], datasets: SERIES.map((s) => ({ label: s.label(), data: [], backgroundColor: fill(s.colour, s.pattern), borderColor: s.colour, borderWidth: 1 })) },
-      options: baseOptions(T.completionTitle, T.task, T.msAxis),
-    });
-    this.progress = new Chart(this.figures.progress.canvas, {
-      type: "line",
-      data: { datasets: [] },
-      options: {
-        ...baseOptions(T.progressTitle, T.emulatedMs, T.cpuMs),
-        parsing: false,
-        elements: { point: { radius: 0 }, line: { borderWidth: 2 } },
-        scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { title: { display: true, text: T.cpuMs } } },
-      },
-    });
     // Without a trace these two would be empty frames with made-up axes.
     this.figures.progress.hidden = this.figures.timeline.hidden = traceOff;
-    this.timeline = new Chart(this.figures.timeline.canvas, {
-      type: "bar",
-      data: { labels: [], datasets: [] },
-      options: {
-        ...baseOptions(T.timelineTitle, T.emulatedMs, T.hart),
-        indexAxis: "y",
-        grouped: false,
-        scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { stacked: true } },
-      },
-    });
     this.figures.latency.hidden = true;
-    this.latency = new Chart(this.figures.latency.canvas, {
-      type: "bar",
-      data: { labels: [], datasets: [{ label: T.samples, data: [], backgroundColor: "#1f77b4" }] },
-      options: { ...baseOptions(T.latencyTitle, T.latencyAxis, T.samples), plugins: { title: { display: true, text: T.latencyTitle }, legend: { display: false } } },
+    const configs = {
+      completion: {
+        type: "bar",
+        data: { labels: [], datasets: SERIES.map((s) => ({ label: s.label(), data: [], backgroundColor: fill(s.colour, s.pattern), borderColor: s.colour, borderWidth: 1 })) },
+        options: baseOptions(T.completionTitle, T.task, T.msAxis),
+      },
+      progress: {
+        type: "line",
+        data: { datasets: [] },
+        options: {
+          ...baseOptions(T.progressTitle, T.emulatedMs, T.cpuMs),
+          parsing: false,
+          elements: { point: { radius: 0 }, line: { borderWidth: 2 } },
+          scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { title: { display: true, text: T.cpuMs } } },
+        },
+      },
+      timeline: {
+        type: "bar",
+        data: { labels: [], datasets: [] },
+        options: {
+          ...baseOptions(T.timelineTitle, T.emulatedMs, T.hart),
+          indexAxis: "y",
+          grouped: false,
+          scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { stacked: true } },
+        },
+      },
+      latency: {
+        type: "bar",
+        data: { labels: [], datasets: [{ label: T.samples, data: [], backgroundColor: "#1f77b4" }] },
+        options: { ...baseOptions(T.latencyTitle, T.latencyAxis, T.samples), plugins: { title: { display: true, text: T.latencyTitle }, legend: { display: false } } },
+      },
+    };
+    this.charts = [];
+    this.watch = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        const chart = this.charts.find((c) => c.canvas === e.target);
+        if (e.isIntersecting) this.onScreen.add(chart);
+        else this.onScreen.delete(chart);
+        if (e.isIntersecting && this.stale.delete(chart)) this.later(() => chart.update("none"));
+      }
     });
+    // A chart takes a layout of the page to size itself: each is made in a task of its own, so
+    // the first run of a pane costs no long frame; the run draws once all four are there.
+    this.made = (async () => {
+      for (const [name, config] of Object.entries(configs)) {
+        await new Promise((next) => setTimeout(next));
+        if (this.destroyed) return;
+        this[name] = new Chart(this.figures[name].canvas, config);
+        this.charts.push(this[name]);
+        this.watch.observe(this[name].canvas);
+      }
+      this.schedule(true);
+    })();
 
     this.table = document.createElement("table");
     this.table.className = "rq-table";
@@ -152,16 +175,6 @@ export class RunCharts {
     this.table.tHead.append(header);
     parent.append(this.table);
 
-    this.charts = [this.completion, this.progress, this.timeline, this.latency];
-    this.watch = new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        const chart = this.charts.find((c) => c.canvas === e.target);
-        if (e.isIntersecting) this.onScreen.add(chart);
-        else this.onScreen.delete(chart);
-        if (e.isIntersecting && this.stale.delete(chart)) this.later(() => chart.update("none"));
-      }
-    });
-    for (const chart of this.charts) this.watch.observe(chart.canvas);
   }
 
   /** Starts over with a new run's `model` (its first draw clears what the last one drew). */
@@ -203,7 +216,7 @@ export class RunCharts {
   flush() {
     clearTimeout(this.timer);
     this.timer = 0;
-    if (!this.frozen) this.draw();
+    if (!this.frozen) this.draw(true);
   }
 
   /** Holds the charts as they are while `on`, though the run goes on; then catches up. */
@@ -216,8 +229,10 @@ export class RunCharts {
     } else this.schedule();
   }
 
-  draw() {
+  /** Redraws from the model; `final` (the run's end) says so in the figures' text at once. */
+  draw(final = false) {
     const m = this.model;
+    if (this.charts.length < 4) return void this.made.then(() => this.draw(final));
     if (m.version === this.drawn) return;
     this.drawn = m.version;
     this.lastDraw = performance.now();
@@ -230,7 +245,7 @@ export class RunCharts {
     SERIES.forEach((s, i) => { c.datasets[i].data = tasks.map((t) => (t[s.key] === null ? null : t[s.key] / 1e6)); });
     this.completion.options.scales.y.max = top(axes.perTask);
     this.redraw(this.completion);
-    this.figures.completion.update(() => completionData(tasks, T));
+    this.figures.completion.update(() => completionData(tasks, T), final);
 
     this.progress.data.datasets = tasks.map((t) => {
       const { colour, dash } = taskStyle(t.tid);
@@ -239,7 +254,7 @@ export class RunCharts {
     this.progress.options.scales.x.max = this.timeline.options.scales.x.max = top(axes.time);
     this.progress.options.scales.y.max = top(axes.cpu);
     this.redraw(this.progress);
-    this.figures.progress.update(() => progressData(tasks, T));
+    this.figures.progress.update(() => progressData(tasks, T), final);
 
     const harts = [...m.harts].sort((a, b) => a - b);
     this.timeline.data.labels = harts.map((h) => T.hartN(h));
@@ -272,7 +287,7 @@ export class RunCharts {
       });
     }
     this.redraw(this.timeline);
-    this.figures.timeline.update(() => timelineData(stints, tasks, T));
+    this.figures.timeline.update(() => timelineData(stints, tasks, T), final);
 
     const lat = m.latencySummary();
     this.figures.latency.hidden = !lat;
@@ -281,7 +296,7 @@ export class RunCharts {
       this.latency.data.datasets[0].data = lat.hist;
       this.latency.options.plugins.title.text = T.latencySummary(lat.min / 1000, lat.avg / 1000, lat.max / 1000);
       this.redraw(this.latency);
-      this.figures.latency.update(() => latencyData(lat, T));
+      this.figures.latency.update(() => latencyData(lat, T), final);
     }
 
     this.table.tBodies[0].replaceChildren(...tasks.map((t) => {
@@ -300,7 +315,8 @@ export class RunCharts {
     this.destroyed = true;
     this.watch.disconnect();
     this.scales.leave(this);
-    for (const chart of [this.completion, this.progress, this.timeline, this.latency]) chart.destroy();
+    for (const chart of this.charts) chart.destroy();
+    for (const figure of Object.values(this.figures)) figure.remove();
     this.grid.remove();
     this.table.remove();
   }

@@ -93,10 +93,17 @@ export class Experiment {
     const problems = [...bad, ...errors.map((e) => `data-args: ${e}`), ...compare.errors.map((e) => `data-compare: ${e}`), ...this.readUrl()];
     this.scales = new SharedScales();
     host.addEventListener("keydown", (e) => PAGE_KEYS.has(e.key) && e.stopPropagation());
-    // A reader about to run it: the terminal's and the charts' libraries start loading.
+    // A reader about to run it (a pointer over it, the focus in it, or it on screen while the page
+    // is idle): the terminal's and the charts' libraries start loading.
     const preload = () => loadLibraries().catch(() => {}); // Run reports a failure
     host.addEventListener("pointerenter", preload, { once: true });
     host.addEventListener("focusin", preload, { once: true });
+    this.seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      this.seen.disconnect();
+      (globalThis.requestIdleCallback ?? setTimeout)(preload);
+    });
+    this.seen.observe(host);
 
     host.replaceChildren();
     host.classList.add("rq-widget");
@@ -161,7 +168,7 @@ export class Experiment {
     this.vsWords.value = this.compare?.words ?? "";
     this.vsWordsField = labelled(T.compareChanges, this.vsWords, T.compareChangesHelp);
     this.fileIn = el("input", { type: "file" });
-    this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: T.tunables }));
+    this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: T.tunablesLegend }));
     this.form.append(
       el("div", { class: "rq-row" },
         labelled(T.scheduler, this.schedSel),

@@ -1,7 +1,11 @@
 // A chart's place in the page: a <figure> holding the canvas (an image named by its label and
 // described by the sentence under it), that sentence, and the chart's data as a table in a fold,
 // filled only while the fold is open (a long run's table is large). `describe()` gives
-// `{summary, head, rows}` (describe.js); `update` asks for it again after the chart changed.
+// `{summary, head, rows}` (describe.js); `update` asks for it again after the chart changed, at
+// most every QUIET_MS while a run streams (each change costs the page a layout), and at once
+// when told the chart is final.
+
+const QUIET_MS = 2000;
 
 import { pageLang, stringsFor } from "./strings.js";
 
@@ -40,9 +44,16 @@ export class Figure {
     this.root.hidden = on;
   }
 
-  /** The chart changed: the sentence follows now, the table when it is open. */
-  update(describe) {
+  /** The chart changed: the sentence follows (now when `final`), the table when it is open. */
+  update(describe, final = true) {
     this.describe = describe;
+    clearTimeout(this.trailing);
+    const wait = final ? 0 : (this.described ?? -Infinity) + QUIET_MS - performance.now();
+    if (wait > 0) {
+      this.trailing = setTimeout(() => this.update(this.describe), wait); // the last change is said too
+      return;
+    }
+    this.described = performance.now();
     const text = describe();
     this.summary.textContent = text.summary;
     this.fill(text);
@@ -66,6 +77,7 @@ export class Figure {
   }
 
   remove() {
+    clearTimeout(this.trailing);
     this.root.remove();
   }
 }

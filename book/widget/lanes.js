@@ -250,7 +250,7 @@ export class LanesView {
     this.cursor = Math.round(t);
     this.showQueue();
     this.say();
-    for (const chart of this.charts()) {
+    for (const chart of this.charts().filter(Boolean)) {
       chart.$rqCursorMs = (this.cursor - (this.model.start ?? 0)) / 1e6;
       chart.draw();
     }
@@ -402,7 +402,7 @@ export class LanesView {
       ctx.fillRect(x(this.cursor) - 0.5, 0, 1.5, height);
     }
     this.canvas.setAttribute("aria-valuemax", fmtMs(end - start));
-    this.figure.update(() => lanesData(m, T));
+    this.figure.update(() => lanesData(m, T), false);
     this.drawMs.push(performance.now() - began);
     if (this.drawMs.length > 200) this.drawMs.shift();
   }
@@ -410,6 +410,7 @@ export class LanesView {
   destroy() {
     cancelAnimationFrame(this.frame);
     clearTimeout(this.timer);
+    this.figure.remove();
     removeEventListener("resize", this.resize);
     this.root.remove();
   }

@@ -49,7 +49,7 @@ export class OverlayChart {
       data: names.map((n) => r.cpu.get(n) ?? null),
     }));
     this.chart.update("none");
-    this.figure.update(() => overlayData(runs, T));
+    this.figure.update(() => overlayData(runs, T), false);
   }
 
   destroy() {

@@ -13,6 +13,7 @@ import { LanesView } from "./lanes.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+const nextTask = () => new Promise((next) => setTimeout(next));
 const T = stringsFor(pageLang());
 // The terminal gets as many columns as fit its box; a monospace glyph is about 0.6 em wide.
 // Never fewer than the kernel's result table needs: a narrower box scrolls sideways instead of
@@ -38,10 +39,14 @@ export class RunPane {
     this.plan(title, bootargs);
   }
 
-  /** Makes the terminal, charts and lanes, the first time a run needs them. */
+  /**
+   * Makes the terminal, charts and lanes, the first time a run needs them: each in a task of its
+   * own, so that the page does not freeze for the frame it takes to make them all.
+   */
   async prepare() {
     if (this.terminal) return;
     const { Terminal } = await loadLibraries();
+    await nextTask();
     if (this.terminal || this.destroyed) return;
     const term = document.createElement("div");
     term.className = "rq-terminal";
@@ -56,6 +61,8 @@ export class RunPane {
     // keyboard (WCAG 2.1.2), and the kernel reads no input that would need a tab.
     this.terminal.attachCustomKeyEventHandler((e) => e.key !== "Tab");
     this.termBox = term;
+    await nextTask();
+    if (!this.destroyed) this.makeViews(this.traceOff);
   }
 
   /** The run this pane will make: its title and command line; an idle pane redraws for it. */

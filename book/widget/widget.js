@@ -1,7 +1,8 @@
 // Entry point, loaded on every page of the book (theme/head.hbs). It does nothing on pages
 // without experiments. Otherwise it loads the catalog and turns each
 // `<div class="rq-experiment" data-sched=… data-workload=… data-smp=… data-args=…>` into a
-// widget, one per task so the page stays responsive while it reads. The terminal and the charts
+// widget: those on screen first, the others one at a time when the page is idle, so that the
+// text shows and scrolls at once (`runqueue.ready` once all are there). The terminal and the charts
 // wait until an experiment is about to run (libs.js, pane.js), no emulator starts until the
 // reader presses Run, and the print page, which
 // holds every chapter at once, gets a short note instead of live widgets. The results that
@@ -63,15 +64,20 @@ async function mount() {
     const catalog = normalizeCatalog(catalogRaw);
     if (!document.querySelector(".rq-grade")) catalog.scheds = catalog.scheds.filter((s) => !LAB_SCHED.test(s.name));
     const assets = { url: (name) => new URL(name, ASSETS) };
-    for (const [i, host] of hosts.entries()) {
-      api.experiments.push(new Experiment(host, i, catalog, assets));
-      await new Promise((next) => setTimeout(next)); // the next widget in a task of its own
+    const near = (host) => Math.abs(host.getBoundingClientRect().top - innerHeight / 2);
+    for (const i of hosts.map((_, i) => i).sort((a, b) => near(hosts[a]) - near(hosts[b]))) {
+      api.experiments[i] = new Experiment(hosts[i], i, catalog, assets);
+      await idle(); // the next widget in a task of its own, when the page has nothing else to do
     }
     guardPageKeys(api.experiments);
     api.ready = true;
   } catch (e) {
     showFailure(hosts, e.message ?? String(e));
   }
+}
+
+function idle() {
+  return new Promise((next) => (globalThis.requestIdleCallback ? requestIdleCallback(() => next(), { timeout: 1000 }) : setTimeout(next)));
 }
 
 // mdBook turns the page on the left and right arrow keys, which would throw a run away: while

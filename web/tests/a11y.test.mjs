@@ -187,10 +187,11 @@ test("a screen reader finds each chart's name, summary and data table, the termi
   await page.waitForFunction(() => /tid\s+name\s+arrive_ms/.test(document.querySelector(".xterm-accessibility-tree")?.textContent), null, { timeout: 5000 });
   const text = (await accessibilityTree(page)).filter((n) => n.role === "StaticText").map((n) => n.name).join("\n");
   assert.match(text, /tid\s+name\s+arrive_ms/, "the kernel's table is in the accessibility tree");
-  const freeze = tree.find((n) => n.role === "button" && n.name === "Pause live charts");
+  const freeze = tree.find((n) => n.role === "button" && n.name === "Freeze the charts");
   assert.equal(freeze?.props.pressed, "false");
   // The completion chart's table, opened, has a row per task with the RESULT's figures.
   await w.getByText("The chart's data as a table").first().click();
+  await w.locator(".rq-chart-data[open] table tbody tr").first().waitFor();
   const rows = await w.locator(".rq-chart-data[open] table").first().locator("tbody tr").allInnerTexts();
   const tasks = await page.evaluate(() => JSON.parse(runqueue.experiments[0].panes[0].result).tasks);
   assert.deepEqual(rows.map((r) => r.split("\t")), tasks.map((t) => [t.name, (t.finish_ns / 1e6).toFixed(3), (t.cpu_ns / 1e6).toFixed(3), (t.wait_ns / 1e6).toFixed(3)]));
@@ -227,7 +228,7 @@ test("live charts can be paused while the run goes on, and catch up when resumed
   await w.getByLabel("Speed").selectOption("10000000");
   await w.getByRole("button", { name: "Run", exact: true }).click();
   await page.waitForFunction(() => runqueue.experiments[0].panes[0].model.eventCount > 0, null, { timeout: 20_000 });
-  await w.getByRole("button", { name: "Pause live charts" }).click();
+  await w.getByRole("button", { name: "Freeze the charts" }).click();
   const drawn = () => page.evaluate(() => runqueue.experiments[0].panes.map((p) => ({ charts: p.charts.drawn, lanes: p.lanes.drawMs.length, events: p.model.eventCount, version: p.model.version })));
   await page.waitForTimeout(300); // a draw already under way ends
   const held = await drawn();
@@ -235,8 +236,8 @@ test("live charts can be paused while the run goes on, and catch up when resumed
   const later = await drawn();
   assert.ok(later[0].events > held[0].events, "the run went on");
   assert.deepEqual(later.map((p) => [p.charts, p.lanes]), held.map((p) => [p.charts, p.lanes]), "no chart or lane was redrawn");
-  assert.equal(await w.getByRole("button", { name: "Pause live charts" }).getAttribute("aria-pressed"), "true");
-  await w.getByRole("button", { name: "Pause live charts" }).click();
+  assert.equal(await w.getByRole("button", { name: "Freeze the charts" }).getAttribute("aria-pressed"), "true");
+  await w.getByRole("button", { name: "Freeze the charts" }).click();
   await page.waitForFunction(() => runqueue.experiments[0].panes.every((p) => p.charts.drawn === p.model.version), null, { timeout: 5000 });
   assert.deepEqual(errors, []);
   await page.close();

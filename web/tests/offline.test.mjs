@@ -16,13 +16,13 @@ let site;
 before(async () => { site = await start(); });
 after(async () => site?.stop());
 
-/** Waits until the page's service worker controls it and holds every file it keeps. */
-const keptOffline = (page) => page.waitForFunction(async () => {
-  const reg = await navigator.serviceWorker.getRegistration();
-  if (!navigator.serviceWorker.controller || !reg?.active) return false;
-  const names = await caches.keys();
-  return names.some((n) => n.startsWith("runqueue-"));
-}, null, { timeout: 120_000, polling: 500 });
+/** Waits until the page's service worker controls it: it has then kept every file (install precedes activation). */
+const keptOffline = (page) => page.evaluate(() => new Promise((resolve, reject) => {
+  const done = () => navigator.serviceWorker.controller && resolve();
+  navigator.serviceWorker.addEventListener("controllerchange", done);
+  done();
+  setTimeout(() => reject(new Error("no service worker took the page within 120 s")), 120_000);
+}));
 
 for (const [edition, prefix] of [["en", ""], ["zh-CN", "zh-CN/"]]) {
   test(`${edition}: a chapter opened once reloads and runs an experiment with the server gone`, async () => {
