@@ -1,6 +1,8 @@
-# The book (book/, po/): `figures` runs every experiment the chapters quote with the native CLI;
-# `book` builds the English edition in book/build and the Chinese one in book/build/zh-CN, each
-# with the widget's files, and checks the links of both. Both need `node`, like the web build.
+# The book (book/, po/): `figures` runs every experiment the chapters quote with the native CLI
+# and checks the book's claims on them (book/figures/claims.mjs); `book` builds the English edition
+# in book/build and the Chinese one in book/build/zh-CN, each with the widget's files, and checks
+# the links of both. Both need `node`, like the web build. `test-figures` tests the generator, and
+# the claims on the figures it made (one perturbed figure must fail its chapter).
 
 I18N_HELPERS_VERSION := 0.4.0
 FIGURES_DIR := book/figures
@@ -10,13 +12,22 @@ ZH_BUILD := book/build/zh-CN
 # without the default preprocessors, and gettext translates before `links` expands the includes.
 # It is only switched on for translated builds, so a plain `mdbook build` needs no extra tool.
 GETTEXT_ENV := MDBOOK_PREPROCESSOR__GETTEXT__BEFORE='["links"]'
+# The reference and lab pages are whole files from docs/ and labs/: book/i18n/expand-pages.mjs
+# inlines them before extraction and before gettext, so their text is in the catalog too.
+EXPAND_PAGES_ENV := MDBOOK_PREPROCESSOR__EXPANDPAGES__COMMAND='node book/i18n/expand-pages.mjs' \
+  MDBOOK_PREPROCESSOR__EXPANDPAGES__BEFORE='["gettext", "links"]'
+# The generated figures' Chinese copies (tables in Chinese): book/i18n/figures-zh.mjs points the
+# translated chapters' includes at them, after gettext and before `links`.
+FIGURES_ZH_ENV := MDBOOK_PREPROCESSOR__FIGURESZH__COMMAND='node book/i18n/figures-zh.mjs' \
+  MDBOOK_PREPROCESSOR__FIGURESZH__AFTER='["gettext"]' MDBOOK_PREPROCESSOR__FIGURESZH__BEFORE='["links"]'
+ZH_TITLE := Runqueue：CPU 调度，现场运行
 
 .PHONY: figures test-figures setup-i18n pot po-update book
 
 figures: build
 	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
 
-test-figures:
+test-figures: figures
 	node --test $(FIGURES_DIR)/
 
 setup-i18n:
@@ -26,7 +37,7 @@ setup-i18n:
 
 # po/messages.pot: every translatable message of the English source (not committed).
 pot: setup-mdbook setup-i18n
-	MDBOOK_BUILD__USE_DEFAULT_PREPROCESSORS=false \
+	MDBOOK_BUILD__USE_DEFAULT_PREPROCESSORS=false $(EXPAND_PAGES_ENV) \
 	  MDBOOK_OUTPUT='{"xgettext": {"pot-file": "messages.pot", "granularity": 0}}' mdbook build -d $(TARGET_DIR)/po
 	cp $(TARGET_DIR)/po/messages.pot po/messages.pot
 
@@ -43,8 +54,9 @@ book: figures web-assets setup-i18n
 	$(install-web-site)
 	msgfmt --check-format --statistics -o /dev/null po/zh-CN.po
 	@# Its 404 page loads its scripts from the site's URL, which for this edition is /zh-CN/.
-	$(GETTEXT_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false MDBOOK_OUTPUT__HTML__SITE_URL=/zh-CN/ \
-	  mdbook build -d $(ZH_BUILD)
+	$(GETTEXT_ENV) $(EXPAND_PAGES_ENV) $(FIGURES_ZH_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN MDBOOK_BOOK__TITLE='$(ZH_TITLE)' \
+	  MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false MDBOOK_OUTPUT__HTML__SITE_URL=/zh-CN/ mdbook build -d $(ZH_BUILD)
+	node book/i18n/localize-frame.mjs $(ZH_BUILD)
 	@# gettext skips HTML blocks, so the labels of the chapters' hidden answers and folded results
 	@# (book/widget/reveal.js relabels the latter from strings.js once it runs) are translated here.
 	sed -i -e 's#<summary>Answer</summary>#<summary>答案</summary>#g' \

@@ -6,7 +6,8 @@
 //
 // The CLI is --cli, else $RUNQUEUE, else the release build in cargo's target folder (which
 // follows CARGO_TARGET_DIR); runs are cached in figures/ there. --only runs the one experiment
-// ID and writes its figure into DIR, leaving the book's figures alone.
+// ID and writes its figure into DIR, leaving the book's figures alone. Last, every claim of the
+// book (claims.mjs) is checked on the new figures.
 
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -15,13 +16,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { PENDING, anchored, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { PENDING, anchored, catalogValues, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { bookPages, checkClaims } from "./claims.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec, runArgv } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
 import { normalizeCatalog } from "../widget/catalog.js";
 import { targetDir } from "../../scripts/target-dir.mjs";
+import { ZH_DIR, localizeFigure } from "../i18n/figures-zh.mjs";
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -54,7 +57,7 @@ async function runOne(cli, cliHash, exp) {
     .slice(0, 24);
   const cached = path.join(CACHE, `${key}.json`);
   const traced = path.join(CACHE, `${key}.events.gz`);
-  const withTrace = (entry) => (exp.trace && entry.result ? { ...entry, trace: traceValues(gunzipSync(fs.readFileSync(traced)).toString("utf8"), entry.result) } : entry);
+  const withTrace = (entry) => (exp.trace && entry.result ? { ...entry, trace: traceValues(gunzipSync(fs.readFileSync(traced)).toString("utf8"), entry.result, exp) } : entry);
   if (fs.existsSync(cached) && (!exp.trace || fs.existsSync(traced))) return withTrace(JSON.parse(fs.readFileSync(cached, "utf8")));
   const json = path.join(CACHE, `${key}.result.tmp`);
   const events = path.join(CACHE, `${key}.events.tmp`);
@@ -143,10 +146,20 @@ async function main() {
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
   // The seed reports' figures the chapters quote, one anchor each (book/figures/seeds.json).
   fs.writeFileSync(path.join(OUT, "seeds.md"), seedsMarkdown(seeds));
+  fs.writeFileSync(path.join(OUT, "catalog.md"), anchored(catalogValues(catalog)));
+  // The Chinese edition's copies, tables in Chinese (book/i18n/figures-zh.mjs).
+  fs.mkdirSync(path.join(OUT, ZH_DIR));
+  for (const file of fs.readdirSync(OUT).filter((f) => f.endsWith(".md"))) {
+    fs.writeFileSync(path.join(OUT, ZH_DIR, file), localizeFigure(fs.readFileSync(path.join(OUT, file), "utf8")));
+  }
 
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
   console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables, ${seeds.figures.length} seed figures in ${path.relative(ROOT, OUT)}`);
+  // The sentences that compare these figures, checked on them (claims.mjs).
+  const claims = checkClaims(bookPages(), OUT);
+  if (claims.problems.length) throw new Error(`${claims.problems.length} claims of the book do not hold:\n  ${claims.problems.join("\n  ")}`);
+  console.log(`claims: ${claims.checked} checked${claims.pending ? `, ${claims.pending} waiting for pending figures` : ""}`);
   if (pending.length) {
     console.warn(`figures: ${pending.length} experiments pending, their figures say so: ${pending.map((e) => `${e.id} (needs ${e.needs}=)`).join(", ")}`);
   }

@@ -4,7 +4,7 @@
 // Pure functions, no DOM: the unit tests run them in node.
 
 import { CATALOG_ZH } from "./catalog-zh.js";
-import { pageLang } from "./strings.js";
+import { pageLang, stringsFor } from "./strings.js";
 
 // Keys every command line has; `smp` is a control of its own since it also sets the harts.
 const FIXED = ["sched", "workload", "smp"];
@@ -87,40 +87,41 @@ export function normalizeCatalog(raw, lang = pageLang()) {
 const inRange = (t, n) => (t.min === null || n >= t.min) && (t.max === null || n <= t.max);
 const range = (t) => `${t.min ?? "-∞"}..${t.max ?? "∞"}`;
 
-/** Why `value` is not acceptable for tunable `t`, or null. */
-export function checkValue(t, value) {
-  const bad = (why) => `${t.name}=${value} ${why}`;
+/**
+ * Why `value` is not acceptable for tunable `t`, or null; in the language of the message
+ * table `T` (book/widget/strings.js, the page's by default).
+ */
+export function checkValue(t, value, T = stringsFor(pageLang())) {
+  const word = `${t.name}=${value}`;
   switch (t.type) {
     case "int":
-      if (!/^-?\d+$/.test(value)) return bad("is not a whole number");
-      return inRange(t, Number(value)) ? null : bad(`is outside ${range(t)}`);
+      if (!/^-?\d+$/.test(value)) return T.valueNotWhole(word);
+      return inRange(t, Number(value)) ? null : T.valueOutside(word, range(t));
     case "list":
-      return value.split(",").every((v) => /^-?\d+$/.test(v) && inRange(t, Number(v))) ? null
-        : bad(`must be whole numbers in ${range(t)} separated by commas`);
+      return value.split(",").every((v) => /^-?\d+$/.test(v) && inRange(t, Number(v))) ? null : T.valueList(word, range(t));
     case "features":
-      return value.split(",").every((v) => t.features.includes(v.replace(/^NO_/, ""))) ? null
-        : bad(`must be features separated by commas, each one of ${t.features.join(", ")}, or NO_ before one`);
+      return value.split(",").every((v) => t.features.includes(v.replace(/^NO_/, ""))) ? null : T.valueFeatures(word, t.features.join(", "));
     case "choices":
-      return value.split(",").every((v) => t.choices.includes(v)) ? null
-        : bad(`must be names separated by commas, each one of ${t.choices.join(", ")}`);
+      return value.split(",").every((v) => t.choices.includes(v)) ? null : T.valueChoices(word, t.choices.join(", "));
     case "fraction": {
       const m = /^(\d+)(?:\/(\d+))?$/.exec(value);
       const ok = m && (m[2] === undefined ? Number(m[1]) <= 1 : Number(m[2]) > 0 && Number(m[1]) <= Number(m[2]));
-      return ok ? null : bad("must be a fraction p/q between 0 and 1, or 0 or 1");
+      return ok ? null : T.valueFraction(word);
     }
     default:
-      if (t.values) return t.values.includes(value) ? null : bad(`is not one of ${t.values.join(", ")}`);
-      return /^[A-Za-z0-9_.,:+\/-]*$/.test(value) ? null : bad("contains characters the kernel does not accept");
+      if (t.values) return t.values.includes(value) ? null : T.valueNotOneOf(word, t.values.join(", "));
+      return /^[A-Za-z0-9_.,:+\/-]*$/.test(value) ? null : T.valueCharacters(word);
   }
 }
 
 /**
  * Reads a kernel command line into settings {sched, workload, smp, tunables: Map}. Every
- * problem is collected into `errors` with a message that says what is accepted. Workload
- * tunables are checked against the chosen workload's table (workloads share names such as
- * `wl.tasks` with different limits); any scheduler's tunables are accepted, for compare mode.
+ * problem is collected into `errors` with a message that says what is accepted, from the
+ * message table `T`. Workload tunables are checked against the chosen workload's table
+ * (workloads share names such as `wl.tasks` with different limits); any scheduler's tunables
+ * are accepted, for compare mode.
  */
-export function parseArgs(text, catalog, defaults = {}) {
+export function parseArgs(text, catalog, defaults = {}, T = stringsFor(pageLang())) {
   const settings = {
     sched: defaults.sched ?? catalog.defaults.sched,
     workload: defaults.workload ?? catalog.defaults.workload,
@@ -132,18 +133,18 @@ export function parseArgs(text, catalog, defaults = {}) {
   for (const word of String(text ?? "").split(/\s+/).filter(Boolean)) {
     const eq = word.indexOf("=");
     if (eq <= 0) {
-      errors.push(`"${word}" is not of the form name=value`);
+      errors.push(T.argNotPair(word));
       continue;
     }
     const [key, value] = [word.slice(0, eq), word.slice(eq + 1)];
     if (key === "sched" || key === "workload") {
       const list = key === "sched" ? catalog.scheds : catalog.workloads;
       if (list.some((e) => e.name === value)) settings[key] = value;
-      else errors.push(`${key}=${value} is unknown; choose one of ${list.map((e) => e.name).join(", ")}`);
+      else errors.push(T.argUnknown(`${key}=${value}`, list.map((e) => e.name).join(", ")));
     } else if (key === "smp") {
       const n = Number(value);
       if (Number.isInteger(n) && n >= 1 && n <= catalog.maxHarts) settings.smp = n;
-      else errors.push(`smp=${value} must be a number of harts from 1 to ${catalog.maxHarts}`);
+      else errors.push(T.argHarts(`smp=${value}`, catalog.maxHarts));
     } else {
       rest.push([key, value]);
     }
@@ -151,9 +152,9 @@ export function parseArgs(text, catalog, defaults = {}) {
   const known = applicable(catalog, catalog.scheds.map((s) => s.name), settings.workload);
   for (const [key, value] of rest) {
     const t = known.find((k) => k.name === key);
-    const problem = t ? checkValue(t, value)
-      : catalog.tunables.has(key) ? `${key} is not a setting of workload ${settings.workload}`
-      : `${key} is not a setting the kernel knows`;
+    const problem = t ? checkValue(t, value, T)
+      : catalog.tunables.has(key) ? T.argNotOfWorkload(key, settings.workload)
+      : T.argNotSetting(key);
     if (problem) errors.push(problem);
     else settings.tunables.set(key, value);
   }

@@ -325,8 +325,10 @@ export class Experiment {
     this.refresh();
   }
 
-  alert(text, budget = false) {
-    this.alertText.textContent = text;
+  /** Shows `text`; each of `quotes` in it (the emulator's own words) as code. */
+  alert(text, budget = false, quotes = []) {
+    const parts = quotes.reduce((all, q) => all.flatMap((p) => (typeof p === "string" ? p.split(q).flatMap((s, i) => (i ? [el("code", {}, q), s] : [s])) : [p])), [text]);
+    this.alertText.replaceChildren(...parts);
     this.alertBox.hidden = !text;
     this.budgetBtn.hidden = !budget;
     this.budgetBtn.textContent = T.raiseBudget((this.budget * BUDGET_FACTOR).toLocaleString(T.numberLocale));
@@ -453,7 +455,7 @@ export class Experiment {
     const kernel = this.customElf ? T.yourKernel(this.customElf.name) : T.bookKernel;
     this.status.textContent = panes.length ? panes.map((p) => `${p.heading.textContent}: ${describe(p)}`).join(" · ") + ` (${kernel})` : "";
     const errors = panes.filter((p) => p.error).map((p) => `${p.heading.textContent}: ${p.error}`);
-    if (errors.length) this.alert(errors.join("; "), panes.some((p) => p.budgetHit));
+    if (errors.length) this.alert(errors.join("; "), panes.some((p) => p.budgetHit), panes.map((p) => p.errorQuote).filter(Boolean));
     // A run that reached its RESULT in every pane unfolds the result below it (reveal.js).
     if (!this.announced && panes.length && panes.every((p) => p.state === "done" && p.result)) {
       this.announced = true;

@@ -51,6 +51,10 @@ export class RunPane {
     const term = document.createElement("div");
     term.className = "rq-terminal";
     this.heading.after(term);
+
+    // xterm's own labels for screen readers, in the page's language.
+    Terminal.strings.promptLabel = T.terminalInput;
+    Terminal.strings.tooMuchOutput = T.terminalTooMuch;
     this.terminal = new Terminal({ convertEol: true, rows: 14, cols: 80, fontSize: FONT_PX, screenReaderMode: false, scrollback: 5000 });
     this.terminal.open(term);
     this.fit = () => this.terminal.resize(Math.max(MIN_COLS, Math.floor(term.clientWidth / (FONT_PX * CHAR_WIDTH))), 14);
@@ -147,10 +151,12 @@ export class RunPane {
     });
   }
 
-  fail(message) {
+  /** `quote`: the emulator's own words within `message`, shown as code. */
+  fail(message, quote = null) {
     this.accessible(true);
     this.state = "error";
     this.error = message;
+    this.errorQuote = quote;
     this.onChange(this);
   }
 
@@ -184,7 +190,7 @@ export class RunPane {
       case "error":
         this.budgetHit = Boolean(msg.budget);
         this.charts.flush();
-        return this.fail(msg.message);
+        return this.fail(msg.message, msg.quote);
     }
     this.accessible(!["booting", "running"].includes(this.state) && this.consoleText.length > 0);
     this.onChange(this);
