@@ -13,7 +13,7 @@ import { finished, ready } from "../pages.mjs";
 import { serve } from "../serve.mjs";
 
 let site;
-before(async () => { site = await start(); });
+before(async () => { site = await start({ serviceWorkers: "allow" }); });
 after(async () => site?.stop());
 
 /** Waits until the page's service worker controls it: it has then kept every file (install precedes activation). */
