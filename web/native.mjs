@@ -1,6 +1,7 @@
 // What the native `runqueue` CLI gives for the same input, for the tests that hold the page to
 // it byte for byte: a run's RESULT JSON, console, traces; a lab's grading.
 
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +25,17 @@ export function nativeRun(args, max = 3e9) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Asserts the page's text `a` is the CLI's `b`, byte for byte; a failure says where they part
+ * (assert.equal's diff of megabytes would bury it).
+ */
+export function sameBytes(a, b, what) {
+  let i = 0;
+  while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
+  assert.ok(a.length === b.length && i === a.length,
+    `${what} differs from byte ${i} (page ${a.length} bytes, native ${b.length}): page ${JSON.stringify(a.slice(i, i + 80))}, native ${JSON.stringify(b.slice(i, i + 80))}`);
 }
 
 /** Grades `solution` with the CLI; returns its table, results.json and the kernel it built. */

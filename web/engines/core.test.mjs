@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, SITE } from "../browser.mjs";
-import { gradeNatively, nativeRun } from "../native.mjs";
+import { gradeNatively, nativeRun, sameBytes } from "../native.mjs";
 import { serve } from "../serve.mjs";
 import { launch } from "./drivers.mjs";
 
@@ -90,14 +90,6 @@ async function dropAndGrade(name, base64) {
     if (Date.now() - t0 > 240_000) throw new Error("grading did not finish");
   }
   return { state: w.state, error: w.error, table: w.table, shown: w.output.textContent, status: w.status.textContent, results: w.results };
-}
-
-/** Asserts `a` and `b` are the same text; a failure shows where they part. */
-function sameBytes(a, b, what) {
-  let i = 0;
-  while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
-  assert.ok(a.length === b.length && i === a.length,
-    `${what} differs from byte ${i} (page ${a.length} bytes, native ${b.length}): page ${JSON.stringify(a.slice(i, i + 80))}, native ${JSON.stringify(b.slice(i, i + 80))}`);
 }
 
 test(`${ENGINE}: every chapter's first experiment reaches the RESULT the native CLI prints, byte for byte`, async (t) => {
