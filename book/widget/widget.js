@@ -64,12 +64,12 @@ async function mount() {
     const catalog = normalizeCatalog(catalogRaw);
     if (!document.querySelector(".rq-grade")) catalog.scheds = catalog.scheds.filter((s) => !LAB_SCHED.test(s.name));
     const assets = { url: (name) => new URL(name, ASSETS) };
+    guardPageKeys(api.experiments); // a widget on screen may run before the last is made
     const near = (host) => Math.abs(host.getBoundingClientRect().top - innerHeight / 2);
     for (const i of hosts.map((_, i) => i).sort((a, b) => near(hosts[a]) - near(hosts[b]))) {
       api.experiments[i] = new Experiment(hosts[i], i, catalog, assets);
       await idle(); // the next widget in a task of its own, when the page has nothing else to do
     }
-    guardPageKeys(api.experiments);
     api.ready = true;
   } catch (e) {
     showFailure(hosts, e.message ?? String(e));
