@@ -67,6 +67,7 @@ pub const GLOBAL: &[Tunable] = &[
     host::IRQ_AFFINITY,
     host::RT_THROTTLE,
     host::IDLE,
+    host::KERNEL,
     host::CSTATE_US,
     host::EXIT_NS,
     host::DIRECT_IRQ,

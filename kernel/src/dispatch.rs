@@ -216,7 +216,7 @@ impl Kernel {
         let tid = match self.ask_policy(hart, now) {
             Some(tid) => tid,
             None if self.multiqueue() => {
-                self.balance(hart, balance::Move::NewIdle, now);
+                self.newidle_balance(hart, now);
                 self.ask_policy(hart, now)?
             }
             None => return None,
@@ -234,6 +234,9 @@ impl Kernel {
             power::exit(3);
         }
         self.current[hart] = tid;
+        if self.multiqueue() {
+            self.busy(hart);
+        }
         let t = &mut self.tasks[tid];
         t.state = State::Running(hart);
         t.queue = hart;
@@ -344,11 +347,15 @@ impl Kernel {
     }
 
     /// Makes a sleeping task runnable and decides whether it should take a hart at once.
-    /// `sync`: the waker is about to wait itself (pipes), so the wakee may take its hart.
+    /// `sync`: the waker is about to wait itself (pipes), so the wakee may take its hart. A
+    /// task its policy still holds queued (`Classes::delayed`) wakes where it is.
     fn wake(&mut self, tid: Tid, now: u64, local: usize, sync: bool) {
         let multiqueue = self.multiqueue() && self.tasks[tid].class == Class::Fair;
-        if multiqueue && !self.tasks[tid].arriving {
+        if multiqueue && !self.tasks[tid].arriving && !self.policy.delayed(&self.tasks[tid]) {
             self.place_wakeup(tid, local, sync, now);
+        }
+        if multiqueue {
+            self.end_idle(self.tasks[tid].queue, now);
         }
         let t = &mut self.tasks[tid];
         t.state = State::Runnable;

@@ -1,7 +1,9 @@
 //! Sleeping mutexes with owners, for workload tasks: Linux's `rt_mutex` (kernel/locking/
 //! rtmutex.c, 6.6). A task that finds a mutex taken blocks in its waiter list, which is
 //! ordered as rt_mutex orders it: deadline tasks first (earlier deadline first), then
-//! real-time tasks by priority, then fair tasks by nice; equals in the order they came.
+//! real-time tasks by priority, then fair tasks, all of them at one priority whatever their
+//! nice (`__waiter_prio` since Linux 5.15, commit 715f7f9ece46; before it they went by nice);
+//! equals in the order they came.
 //! Unlocking hands the mutex straight to the top waiter. (Linux wakes the top waiter and lets
 //! it take the lock, which a higher-priority task arriving in between may steal; a direct
 //! handoff leaves only that steal out.)
@@ -120,11 +122,10 @@ fn tids(mask: u64) -> impl Iterator<Item = Tid> {
     (1..MAX_TASKS).filter(move |t| mask & (1 << t) != 0)
 }
 
-/// Where a waiter stands in line (larger first): its class and priority, fair tasks by nice,
-/// then first come.
+/// Where a waiter stands in line (larger first): its class and priority (a fair task's is
+/// the same whatever its nice), then first come.
 fn rank(k: &Kernel, tid: Tid) -> (u8, u64, u64) {
     let (class, prio) = k.standing(tid);
-    let prio = if class == 0 { (20 - k.tasks[tid].nice) as u64 } else { prio };
     (class, prio, u64::MAX - k.mutexes.arrival[tid])
 }
 

@@ -6,6 +6,7 @@
 int trace_on;
 const char *sched_name;
 int smp;
+u64 housekeeping;
 static int version_minor;
 
 #define TRACING "/sys/kernel/tracing/"
@@ -175,6 +176,7 @@ int main(void)
 {
     static char cmdline[4200];
     struct utsname u;
+    housekeeping = own_cpus();
     mounts();
     raw_console();
     if (read_file("/proc/cmdline", cmdline, sizeof cmdline) < 0)
@@ -200,9 +202,9 @@ int main(void)
      * its children start as SCHED_NORMAL at nice 0 (SCHED_FLAG_RESET_ON_FORK) until set up. */
     sched_attr_set(0, 1 /* SCHED_FIFO */, 0, 99, 0, 0, 0, 1 /* SCHED_FLAG_RESET_ON_FORK */);
     find_workload(get_text("workload"))->spawn();
-    for (int i = 0; smp < cpus_online() && i < run->count; i++)
+    for (int i = 0; i < run->count; i++)
         if (!run->tasks[i].affinity)
-            run->tasks[i].affinity = (1ull << smp) - 1;
+            run->tasks[i].affinity = housekeeping & ((1ull << smp) - 1);
     tracing_start();
     run_tasks();
     u64 end = 0;

@@ -120,7 +120,16 @@ static void result(struct buf *b, u64 time)
         }
         putc_(b, '}');
     }
-    put(b, "]}\n");
+    put(b, "]");
+    for (int g = 0; g < nlimited; g++) {
+        put(b, g ? ",{\"name\":" : ",\"groups\":[{\"name\":");
+        json_str(b, limited[g].name);
+        key_u(b, "nr_periods", limited[g].nr_periods);
+        key_u(b, "nr_throttled", limited[g].nr_throttled);
+        key_u(b, "throttled_ns", limited[g].throttled_usec * 1000);
+        put(b, g + 1 < nlimited ? "}" : "}]");
+    }
+    put(b, "}\n");
 }
 
 void report(u64 time)

@@ -62,6 +62,11 @@ int write_file(const char *path, const char *text);
 long read_file(const char *path, char *buf, size_t cap);
 void power_off(int code) __attribute__((noreturn));
 int cpus_online(void);
+/* The CPUs the calling task may run on. */
+u64 own_cpus(void);
+/* The init's CPUs at boot: Linux gives the init the housekeeping CPUs (all but isolcpus=), and
+ * a task with no affinity= keeps them, as any program started from it does. */
+extern u64 housekeeping;
 
 /* ---- settings (args.c) ---- */
 struct list { int n; i64 v[MAX_LIST]; };
@@ -113,6 +118,13 @@ void iteration_done(struct task *t);
 void latency_sample(struct task *t, u64 ns);
 void mark(const char *key, u64 value);
 void run_tasks(void);
+
+/* What cpu.stat says of a group with a cpu.max over the run (Linux's trace has no throttling
+ * event, so the RESULT line carries it). */
+struct group_stat { char name[32]; u64 nr_periods, nr_throttled, throttled_usec; };
+#define MAX_LIMITED 16
+extern struct group_stat limited[MAX_LIMITED];
+extern int nlimited;
 
 /* ---- workloads (workloads.c) and the report (report.c) ---- */
 struct tunable { const char *name; int kind; i64 min, max; const char *def; const char *const *choices; };

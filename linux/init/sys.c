@@ -101,15 +101,26 @@ long read_file(const char *path, char *buf, size_t cap)
     return len;
 }
 
+/* CPUs online, from /sys/devices/system/cpu/online ("0-2", "0,2-3"). */
 int cpus_online(void)
 {
-    u64 mask = 0;
-    if (my_syscall3(__NR_sched_getaffinity, 0, sizeof mask, &mask) < 0)
+    char text[64];
+    if (read_file("/sys/devices/system/cpu/online", text, sizeof text) <= 0)
         return 1;
     int n = 0;
-    for (; mask; mask &= mask - 1)
-        n++;
+    char *rest = text;
+    for (char *range; (range = token(&rest, ",\n"));) {
+        char *dash = strchr(range, '-');
+        n += dash ? atoi(dash + 1) - atoi(range) + 1 : 1;
+    }
     return n;
+}
+
+u64 own_cpus(void)
+{
+    u64 mask = 0;
+    my_syscall3(__NR_sched_getaffinity, 0, sizeof mask, &mask);
+    return mask;
 }
 
 #define FINISHER 0x100000UL

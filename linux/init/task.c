@@ -189,6 +189,32 @@ static void per_group(const char *setting, void (*apply)(const char *group, cons
     }
 }
 
+struct group_stat limited[MAX_LIMITED];
+int nlimited;
+
+/* cpu.stat's counters of group `into`, added to it with `sign` (so the start's are taken away). */
+static void add_cpu_stat(struct group_stat *into, int sign)
+{
+    static const char *const keys[] = { "nr_periods", "nr_throttled", "throttled_usec" };
+    u64 *fields[] = { &into->nr_periods, &into->nr_throttled, &into->throttled_usec };
+    char path[64] = "/sys/fs/cgroup/", text[512];
+    strlcat(path, into->name, sizeof path);
+    strlcat(path, "/cpu.stat", sizeof path);
+    if (read_file(path, text, sizeof text) < 0)
+        fail("cgroup: cannot read ", path);
+    /* one "key value" per line */
+    char *rest = text;
+    for (char *line; (line = token(&rest, "\n"));) {
+        char *space = strchr(line, ' ');
+        if (!space)
+            continue;
+        *space = 0;
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(line, keys[k]))
+                *fields[k] += sign * atol(space + 1);
+    }
+}
+
 static void set_weight(const char *g, const char *v) { cg_write(g, "cpu.weight", v); }
 static void set_weight_nice(const char *g, const char *v) { cg_write(g, "cpu.weight.nice", v); }
 static void set_max(const char *g, const char *v)
@@ -203,6 +229,9 @@ static void set_max(const char *g, const char *v)
     text[n] = ' ';
     strcpy(text + n + 1, slash ? slash + 1 : "100000");
     cg_write(g, "cpu.max", text);
+    if (nlimited == MAX_LIMITED)
+        fail("cpu.max: at most 16 groups", "");
+    strcpy(limited[nlimited++].name, g);
 }
 
 static void setup_groups(void)
@@ -259,7 +288,7 @@ static char *pid_text(int pid)
 static void become(const struct task *t)
 {
     prctl(PR_SET_NAME, (long)(t ? t->name : "init"), 0, 0, 0);
-    if (set_affinity(0, t && t->affinity ? t->affinity : ~0ull) < 0 && t)
+    if (set_affinity(0, t && t->affinity ? t->affinity : housekeeping) < 0 && t)
         fail("sched_setaffinity refused the affinity of ", t->name);
     if (*get_text("cgroup")) {
         char *pid = pid_text(getpid());
@@ -301,11 +330,19 @@ void run_tasks(void)
     become(NULL);
     for (uint32_t r; (r = *ready) < (uint32_t)run->count;)
         futex_wait(ready, r);
+    for (int g = 0; g < nlimited; g++)
+        add_cpu_stat(&limited[g], -1);
+    /* The start in the trace (`mark start=`): what happened before it is the set-up. */
+    if (trace_on)
+        marker = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+    mark("start", 0);
     run->start_ns = now_ns();
     __atomic_store_n(&run->go, 1, __ATOMIC_SEQ_CST);
     futex_wake(&run->go, 0x7fffffff);
     for (uint32_t f; (f = *finished) < (uint32_t)run->count;)
         futex_wait(finished, f);
+    for (int g = 0; g < nlimited; g++)
+        add_cpu_stat(&limited[g], 1);
     for (int i = 0; i < run->count; i++)
         wait4(run->tasks[i].pid, NULL, 0, NULL);
 }

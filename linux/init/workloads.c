@@ -141,6 +141,7 @@ static const struct tunable hackbench_t[] = {
     { "wl.loops", K_INT, 1, 100000, "200", NULL },
     { "wl.msg_bytes", K_INT, 1, 4096, "100", NULL },
     { "wl.msg_insns", K_INT, 0, 10000000, "2000", NULL },
+    { "wl.pipe_bytes", K_INT, 4096, 1048576, "65536", NULL },
     { "wl.hog", K_INT, 0, 4, "0", NULL },
     { NULL },
 };
@@ -195,8 +196,9 @@ static void hog(struct task *t, const u64 *a)
     }
 }
 /* Every task's other pipe ends are closed in the task, so a reader sees end of file when its
- * writers are done. `loops` 0: senders run until run->stop. */
-static void hackbench_groups(int groups, int fds, u64 loops, u64 bytes, u64 insns)
+ * writers are done. `loops` 0: senders run until run->stop. Each pipe holds `pipe_bytes`
+ * (F_SETPIPE_SZ, which Linux rounds up to a power of two of pages). */
+static void hackbench_groups(int groups, int fds, u64 loops, u64 bytes, u64 insns, u64 pipe_bytes)
 {
     if (groups * fds > 31)
         fail("wl.groups: groups x fds must be at most 31", "");
@@ -206,6 +208,8 @@ static void hackbench_groups(int groups, int fds, u64 loops, u64 bytes, u64 insn
         for (int r = 0; r < fds; r++) {
             if (pipe(pipes[npipes]) < 0)
                 fail("hackbench: cannot make a pipe", "");
+            if (pipe_bytes != 65536 && my_syscall3(__NR_fcntl, pipes[npipes][1], 1031 /* F_SETPIPE_SZ */, pipe_bytes) < 0)
+                fail("hackbench: Linux refused the pipe size wl.pipe_bytes", "");
             task_new("recv", g * fds + r, receiver, (u64[]){ npipes, loops ? fds * loops : 0, bytes, insns }, 4);
             npipes++;
         }
@@ -215,7 +219,7 @@ static void hackbench_groups(int groups, int fds, u64 loops, u64 bytes, u64 insn
 }
 static void hackbench(void)
 {
-    hackbench_groups(arg("wl.groups"), arg("wl.fds"), arg("wl.loops"), arg("wl.msg_bytes"), arg("wl.msg_insns"));
+    hackbench_groups(arg("wl.groups"), arg("wl.fds"), arg("wl.loops"), arg("wl.msg_bytes"), arg("wl.msg_insns"), arg("wl.pipe_bytes"));
     for (int h = 0; h < arg("wl.hog"); h++)
         task_new("hog", h, hog, NULL, 0);
 }
@@ -272,7 +276,7 @@ static void cyclictest(void)
         if (arg("wl.load") > 16)
             fail("wl.load: a hackbench load has at most 16 sender/receiver pairs", "");
         if (arg("wl.load"))
-            hackbench_groups(1, arg("wl.load"), 0, 100, 2000);
+            hackbench_groups(1, arg("wl.load"), 0, 100, 2000, 65536);
     } else {
         for (int i = 0; i < arg("wl.load"); i++)
             task_new("load", i, loader, (u64[]){ arg("wl.load_work_us") * 1000, arg("wl.load_sleep_us") * 1000 }, 2);

@@ -13,5 +13,5 @@ pub mod result;
 pub mod trace;
 
 pub use console::Split;
-pub use result::{RunResult, TaskResult};
+pub use result::{GroupResult, RunResult, TaskResult};
 pub use trace::{Event, Kind, ParseError};

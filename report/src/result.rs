@@ -14,6 +14,20 @@ pub struct RunResult {
     pub args: String,
     pub time_ns: u64,
     pub tasks: Vec<TaskResult>,
+    /// Linux only: each group with a `cpu.max`, from its `cpu.stat` over the run (Linux's trace
+    /// has no throttling event; the teaching kernel's has `throttle` and `unthrottle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<GroupResult>>,
+}
+
+/// A group's `cpu.stat` over the run: bandwidth periods that saw it active, periods in which
+/// it was throttled, and the time its run queues spent throttled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GroupResult {
+    pub name: String,
+    pub nr_periods: u64,
+    pub nr_throttled: u64,
+    pub throttled_ns: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

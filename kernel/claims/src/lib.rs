@@ -1,6 +1,11 @@
 //! Running the bundled kernel on the emulator for the kernel's claims and schedule properties
 //! (`tests/`): each run must end cleanly with a RESULT line and a well-formed trace.
 
+mod compare;
+mod linux;
+
+pub use compare::{Comparison, Spread, Within};
+pub use linux::linux;
 use runqueue::run::{KERNEL, execute};
 use runqueue_emu::{Config, MachineOptions};
 use runqueue_report::{Event, RunResult, console, trace};

@@ -9,8 +9,9 @@
 //! - `paper` (the default): a task wakes at A = max(A, SVT) and warped; it preempts the running
 //!   task if its E is lower (C is not applied to a task that just became runnable: C governs
 //!   only how long a running task keeps the CPU, as Xen's `bvt_wake` schedules at once). The
-//!   warp lasts until the task sleeps or has run warped for L of CPU time since it woke; after
-//!   either end it may warp again only once U has passed.
+//!   warp lasts until the task sleeps or has run warped for L of CPU time since it woke; a warp
+//!   that ended in a sleep is back at the next wakeup, one cut short by L only once U has
+//!   passed (U is the paper's penalty for running warped too long).
 //! - `seed002`: seed 002's Linux patch as our kernel first replayed it. Wakeup placement is
 //!   `bvt.placement`, C is applied at wakeup too (CFS's wakeup granularity, not the paper),
 //!   and the warp outlives sleeps until the task has run L of CPU time warped.
@@ -66,7 +67,7 @@ enum WarpState {
     Warped = 1,
     /// Unwarped after running warped for L; warps again once U has passed.
     HitLimit = 2,
-    /// Unwarped when it went to sleep (`paper`); warps again once U has passed.
+    /// Unwarped when it went to sleep (`paper`); warps again at its next wakeup.
     Slept = 3,
 }
 
@@ -132,7 +133,7 @@ pub const SPEC: SchedSpec<Bvt> = SchedSpec {
             kind: Kind::Int { min: 0, max: 100_000_000 },
             default: "0",
             unit: "us",
-            help: "unwarp time requirement U: time a task must stay unwarped before it warps again",
+            help: "unwarp time requirement U: after running warped for L, time a task must stay unwarped before it warps again",
         },
         Tunable {
             name: "bvt.group_warp_us",
@@ -230,10 +231,11 @@ impl Bvt {
         (1..MAX_ENTITIES).filter(|&t| self.entity[t].place == Where::Queued && ok(t)).min_by_key(|&t| (self.entity[t].evt(), self.entity[t].seq))
     }
 
-    /// A task warps when it wakes, once it has been unwarped for U.
+    /// A task warps when it wakes, unless L cut its last warp short less than U ago.
     fn maybe_warp(&mut self, tid: Tid, now: u64) {
         let e = &mut self.entity[tid];
-        if e.warp > 0 && e.wst != WarpState::Warped && now.saturating_sub(e.unwarped_at) >= self.unwarp {
+        let penalised = e.wst == WarpState::HitLimit && now.saturating_sub(e.unwarped_at) < self.unwarp;
+        if e.warp > 0 && e.wst != WarpState::Warped && !penalised {
             e.wst = WarpState::Warped;
             e.warped_run = 0;
         }

@@ -4,16 +4,25 @@
 //! `update_curr` (vruntime += delta * NICE_0_LOAD / weight), `sched_slice` /
 //! `__sched_period`, `place_entity` (START_DEBIT, FAIR_SLEEPERS, GENTLE_FAIR_SLEEPERS),
 //! `check_preempt_tick`, `check_preempt_wakeup` / `wakeup_preempt_entity` (WAKEUP_PREEMPT),
-//! the skip buddy set by `yield_task_fair`, and `sched_prio_to_weight` from `core.c`.
+//! the buddies `pick_next_entity` prefers (the next buddy, a task a wakeup preempted for; the
+//! last buddy, the task it preempted, LAST_BUDDY; NEXT_BUDDY, every woken task; the skip
+//! buddy set by `yield_task_fair`, passed over until it is picked), and
+//! `sched_prio_to_weight` from `core.c`. `sched_slice` is 5.13-6.5's: no slice is shorter than
+//! the minimum granularity (BASE_SLICE; NO_BASE_SLICE for 2.6.32-5.12's). Its period counts
+//! the tasks of the slice's own queue, which for a task in a group is the group's queue where
+//! 5.13-6.5 count the hart's (ALT_PERIOD), and a group's task gets its part of the group's
+//! slice here where Linux also scales it by each ancestor's share (`for_each_sched_entity`).
 //! SCHED_BATCH and SCHED_IDLE tasks as `fair_policy` has them (not the smaller sleeper credit
 //! 5.15-6.5 give a SCHED_IDLE task in `place_entity`).
 //! Linux keeps the queue in a red-black tree; with at most 63 tasks a scan is as fast and
-//! easier to read. Tunables are Linux's single-CPU defaults (6 ms, 0.75 ms, 1 ms), not
-//! scaled by 1 + log2(ncpus) as Linux does, so a run on 4 harts keeps the same numbers.
+//! easier to read. The tunables' defaults are Linux's single-CPU values (6 ms, 0.75 ms, 1 ms)
+//! scaled by 1 + log2(harts) as Linux scales them at boot (`fair_policy::scaled`); a value
+//! given on the command line is taken as it is, as a write to debugfs is.
 
 use crate::Where;
-use crate::fair_policy::{self, wakeup_verdict};
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use crate::fair_policy::{self, scaled, wakeup_verdict};
+use core::cell::Cell;
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
 
@@ -27,11 +36,15 @@ pub fn weight_of(nice: i32) -> u64 {
     WEIGHTS[(nice.clamp(-20, 19) + 20) as usize]
 }
 
-const FEATURES: &[&str] = &["START_DEBIT", "FAIR_SLEEPERS", "GENTLE_FAIR_SLEEPERS", "WAKEUP_PREEMPT"];
+const FEATURES: &[&str] =
+    &["START_DEBIT", "FAIR_SLEEPERS", "GENTLE_FAIR_SLEEPERS", "WAKEUP_PREEMPT", "NEXT_BUDDY", "LAST_BUDDY", "BASE_SLICE"];
 const START_DEBIT: u32 = 1 << 0;
 const FAIR_SLEEPERS: u32 = 1 << 1;
 const GENTLE_FAIR_SLEEPERS: u32 = 1 << 2;
 const WAKEUP_PREEMPT: u32 = 1 << 3;
+const NEXT_BUDDY: u32 = 1 << 4;
+const LAST_BUDDY: u32 = 1 << 5;
+const BASE_SLICE: u32 = 1 << 6;
 
 pub const SPEC: SchedSpec<Cfs> = SchedSpec {
     name: "cfs",
@@ -42,40 +55,43 @@ pub const SPEC: SchedSpec<Cfs> = SchedSpec {
             kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
             default: "6000000",
             unit: "ns",
-            help: "sched_latency: the period in which every runnable task should run once",
+            help: "sched_latency: the period in which every runnable task should run once (default 6 ms times 1 + log2(harts), as Linux scales it)",
         },
         Tunable {
             name: "cfs.min_granularity_ns",
             kind: Kind::Int { min: 10_000, max: 1_000_000_000 },
             default: "750000",
             unit: "ns",
-            help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this",
+            help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this (default 0.75 ms times 1 + log2(harts))",
         },
         Tunable {
             name: "cfs.wakeup_granularity_ns",
             kind: Kind::Int { min: 0, max: 1_000_000_000 },
             default: "1000000",
             unit: "ns",
-            help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt",
+            help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt (default 1 ms times 1 + log2(harts))",
         },
         Tunable {
             name: "cfs.features",
             kind: Kind::Features(FEATURES),
-            default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT",
+            default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT,LAST_BUDDY,BASE_SLICE",
             unit: "",
             help: "sched_features: NAME turns one on, NO_NAME off",
         },
     ],
     build: |s: &dyn Settings| {
+        let (latency, min_gran) = (scaled(s, "cfs.latency_ns"), scaled(s, "cfs.min_granularity_ns").max(1));
         Ok(Cfs {
-            latency: s.int("cfs.latency_ns") as u64,
-            min_gran: s.int("cfs.min_granularity_ns") as u64,
-            wakeup_gran: s.int("cfs.wakeup_granularity_ns") as u64,
+            latency,
+            min_gran,
+            wakeup_gran: scaled(s, "cfs.wakeup_granularity_ns"),
+            // `sched_update_scaling`: DIV_ROUND_UP (8 at the defaults, whatever the scaling).
+            nr_latency: latency.div_ceil(min_gran),
             features: s.features("cfs.features"),
             entity: [Entity::NONE; MAX_ENTITIES],
             min_vruntime: 0,
             seq: 0,
-            skip: None,
+            buddies: Buddies::NONE,
         })
     },
 };
@@ -94,16 +110,45 @@ impl Entity {
     const NONE: Entity = Entity { vruntime: 0, weight: NICE_0_LOAD, place: Where::Off, seq: 0 };
 }
 
+/// `cfs_rq->next`, `->last` and `->skip`. Cells: a wakeup that preempts sets the next and last
+/// buddies while the core asks `wakeup_preempts`, through a shared borrow.
+struct Buddies {
+    /// A task a wakeup preempted for (or, with NEXT_BUDDY, any woken task): picked if not too
+    /// far right of the leftmost.
+    next: Cell<Option<Tid>>,
+    /// The task that wakeup preempted (LAST_BUDDY): given the CPU back if not too unfair.
+    last: Cell<Option<Tid>>,
+    /// The task that yielded: passed over while another is close enough, until it is picked.
+    skip: Option<Tid>,
+}
+
+impl Buddies {
+    const NONE: Buddies = Buddies { next: Cell::new(None), last: Cell::new(None), skip: None };
+
+    /// `clear_buddies`: `tid` is no buddy any more (picked, gone, or out of its slice).
+    fn clear(&mut self, tid: Tid) {
+        for cell in [&self.next, &self.last] {
+            if cell.get() == Some(tid) {
+                cell.set(None);
+            }
+        }
+        if self.skip == Some(tid) {
+            self.skip = None;
+        }
+    }
+}
+
 pub struct Cfs {
     latency: u64,
     min_gran: u64,
     wakeup_gran: u64,
+    /// `sched_nr_latency`: above this many tasks the period stretches.
+    nr_latency: u64,
     features: u32,
     entity: [Entity; MAX_ENTITIES],
     min_vruntime: u64,
     seq: u64,
-    /// The task that just yielded: passed over once if another is close enough.
-    skip: Option<Tid>,
+    buddies: Buddies,
 }
 
 impl Cfs {
@@ -130,11 +175,13 @@ impl Cfs {
         (nr, total)
     }
 
-    /// `sched_slice`: this task's share of the period, in real time.
+    /// `sched_slice`: this task's share of the period, in real time (`__sched_period`, then
+    /// its weight's part of the queue's; with BASE_SLICE never below the minimum granularity).
     fn slice(&self, tid: Tid) -> u64 {
         let (nr, total) = self.load(tid);
-        let period = if nr > self.latency / self.min_gran.max(1) { nr * self.min_gran } else { self.latency };
-        period * self.entity[tid].weight / total.max(1)
+        let period = if nr > self.nr_latency { nr * self.min_gran } else { self.latency };
+        let slice = period * self.entity[tid].weight / total.max(1);
+        if self.has(BASE_SLICE) { slice.max(self.min_gran) } else { slice }
     }
 
     /// The queued task with the smallest (vruntime, seq) that `ok` accepts, skipping `skip`.
@@ -144,9 +191,21 @@ impl Cfs {
             .min_by_key(|&t| (self.entity[t].vruntime, self.entity[t].seq))
     }
 
-    /// `wakeup_gran` in the virtual time of the task with `weight`.
-    fn wakeup_gran_for(&self, weight: u64) -> u64 {
-        Self::to_virtual(self.wakeup_gran, weight)
+    /// `wakeup_preempt_entity(curr, se)`: 1 when `curr` is more than the wakeup granularity
+    /// (in `se`'s virtual time) right of `se`, -1 when it is not right of it at all, else 0.
+    fn preempt_entity(&self, curr: Tid, se: Tid) -> i32 {
+        let vdiff = self.entity[curr].vruntime as i64 - self.entity[se].vruntime as i64;
+        match vdiff {
+            ..=0 => -1,
+            d if d > Self::to_virtual(self.wakeup_gran, self.entity[se].weight) as i64 => 1,
+            _ => 0,
+        }
+    }
+
+    /// A buddy `pick_next_entity` may take: queued, allowed here, and not more than the
+    /// wakeup granularity right of the leftmost (`wakeup_preempt_entity(buddy, left) < 1`).
+    fn usable(&self, buddy: Option<Tid>, left: Tid, ok: &dyn Fn(Tid) -> bool) -> Option<Tid> {
+        buddy.filter(|&b| self.entity[b].place == Where::Queued && ok(b) && self.preempt_entity(b, left) < 1)
     }
 
     /// `update_min_vruntime`: follows the smallest vruntime of any runnable task, never back.
@@ -181,7 +240,11 @@ impl Scheduler for Cfs {
                 self.place(tid, true);
             }
             Enqueue::Wakeup => self.place(tid, false),
-            Enqueue::Yielded => self.skip = Some(tid),
+            // `yield_task_fair`: its own buddies go, and it is the skip buddy.
+            Enqueue::Yielded => {
+                self.buddies.clear(tid);
+                self.buddies.skip = Some(tid);
+            }
             Enqueue::Preempted => {}
         }
         self.seq += 1;
@@ -191,18 +254,23 @@ impl Scheduler for Cfs {
         self.update_min_vruntime();
     }
 
+    /// `pick_next_entity`: the leftmost, or the one after it if the leftmost is the skip
+    /// buddy and the next is close enough; then the next buddy, else the last buddy, if either
+    /// is close enough to the leftmost. The pick is no buddy any more (`set_next_entity`).
     fn pick_next(&mut self, _hart: usize, _now: u64, allowed: &dyn Fn(Tid) -> bool) -> Option<Tid> {
         let left = self.leftmost(allowed, None)?;
         let mut pick = left;
-        if self.skip == Some(left)
+        if self.buddies.skip == Some(left)
             && let Some(second) = self.leftmost(allowed, Some(left))
+            && self.preempt_entity(second, left) < 1
         {
-            let vdiff = self.entity[second].vruntime as i64 - self.entity[left].vruntime as i64;
-            if vdiff <= self.wakeup_gran_for(self.entity[left].weight) as i64 {
-                pick = second;
-            }
+            pick = second;
         }
-        self.skip = None;
+        let b = &self.buddies;
+        if let Some(buddy) = self.usable(b.next.get(), left, allowed).or_else(|| self.usable(b.last.get(), left, allowed)) {
+            pick = buddy;
+        }
+        self.buddies.clear(pick);
         self.entity[pick].place = Where::Running;
         Some(pick)
     }
@@ -213,13 +281,14 @@ impl Scheduler for Cfs {
         self.update_min_vruntime();
     }
 
-    /// `check_preempt_tick`.
+    /// `check_preempt_tick`: a task past its slice goes, and is no buddy any more.
     fn tick(&mut self, current: &Task, _now: u64) -> bool {
         let Some(left) = self.leftmost(&|_| true, None) else {
             return false;
         };
         let ideal = self.slice(current.tid);
         if current.stint_ns > ideal {
+            self.buddies.clear(current.tid);
             return true;
         }
         if current.stint_ns < self.min_gran {
@@ -229,16 +298,26 @@ impl Scheduler for Cfs {
         delta > ideal as i64
     }
 
-    /// `check_preempt_wakeup`: the policies' rules, then `wakeup_preempt_entity(curr, woken) == 1`.
+    /// `check_preempt_wakeup`: the policies' rules, then `wakeup_preempt_entity(curr, woken)
+    /// == 1`. With more than `sched_nr_latency` tasks queued NEXT_BUDDY makes the woken task the
+    /// next buddy whatever the verdict; a preempting one always is, and LAST_BUDDY makes the
+    /// preempted task (not a group's entity) the last buddy.
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
         if let Some(verdict) = wakeup_verdict(current, woken) {
             return verdict;
         }
-        if !self.has(WAKEUP_PREEMPT) {
+        let scale = self.load(0).0 >= self.nr_latency;
+        if self.has(NEXT_BUDDY) && scale {
+            self.buddies.next.set(Some(woken.tid));
+        }
+        if !self.has(WAKEUP_PREEMPT) || self.preempt_entity(current.tid, woken.tid) != 1 {
             return false;
         }
-        let (c, w) = (&self.entity[current.tid], &self.entity[woken.tid]);
-        c.vruntime as i64 - w.vruntime as i64 > self.wakeup_gran_for(w.weight) as i64
+        self.buddies.next.set(Some(woken.tid));
+        if self.has(LAST_BUDDY) && scale && current.tid < MAX_TASKS && self.entity[current.tid].place != Where::Off {
+            self.buddies.last.set(Some(current.tid));
+        }
+        true
     }
 
     fn fair_policies(&self) -> bool {
@@ -247,11 +326,13 @@ impl Scheduler for Cfs {
 
     fn block(&mut self, task: &Task, _now: u64) {
         self.entity[task.tid].place = Where::Off;
+        self.buddies.clear(task.tid);
         self.update_min_vruntime();
     }
 
     fn exit(&mut self, task: &Task) {
         self.entity[task.tid].place = Where::Off;
+        self.buddies.clear(task.tid);
         self.update_min_vruntime();
     }
 
@@ -274,9 +355,7 @@ impl Scheduler for Cfs {
         let e = &mut self.entity[task.tid];
         e.place = Where::Off;
         let carry = Carry([e.vruntime as i64 - self.min_vruntime as i64, e.weight as i64, 0, 0, 0, 0]);
-        if self.skip == Some(task.tid) {
-            self.skip = None;
-        }
+        self.buddies.clear(task.tid);
         self.update_min_vruntime();
         Some(carry)
     }

@@ -27,7 +27,7 @@
 //! SCHED_IDLE tasks as `fair_policy` has them.
 
 use crate::Where;
-use crate::fair_policy::{self, wakeup_verdict};
+use crate::fair_policy::{self, scaled_or, wakeup_verdict};
 use core::cell::Cell;
 use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
@@ -59,9 +59,9 @@ pub const SPEC: SchedSpec<Eevdf> = SchedSpec {
         Tunable {
             name: "eevdf.base_slice_ns",
             kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
-            default: "750000",
+            default: "700000",
             unit: "ns",
-            help: "sysctl_sched_base_slice: the request r of a task that asked for none, its virtual deadline is v + r/w",
+            help: "sysctl_sched_base_slice: the request r of a task that asked for none, its virtual deadline is v + r/w (default 0.70 ms, 6.6's 0.75 ms, times 1 + log2(harts), as Linux scales it)",
         },
         Tunable {
             name: "eevdf.version",
@@ -81,7 +81,9 @@ pub const SPEC: SchedSpec<Eevdf> = SchedSpec {
     build: |s: &dyn Settings| {
         let v6_12 = s.int("eevdf.version") == 1;
         let features = s.features("eevdf.features") & if v6_12 { u32::MAX } else { IN_6_6 };
-        Ok(Eevdf { base_slice: s.int("eevdf.base_slice_ns") as u64, v6_12, features, entity: [Entity::NONE; MAX_ENTITIES], protected: Cell::new(0), seq: 0 })
+        // 6.8 shortened the base slice from 0.75 ms to 0.70 ms.
+        let base_slice = scaled_or(s, "eevdf.base_slice_ns", if v6_12 { 700_000 } else { 750_000 });
+        Ok(Eevdf { base_slice, v6_12, features, entity: [Entity::NONE; MAX_ENTITIES], protected: Cell::new(0), seq: 0 })
     },
 };
 
@@ -356,14 +358,19 @@ impl Scheduler for Eevdf {
         true
     }
 
-    /// `reweight_entity` with `reweight_eevdf` (Linux 6.7 onwards): a runnable entity keeps its
+    /// `reweight_entity`. 6.12 (`reweight_eevdf`, 6.7 onwards): a runnable entity keeps its
     /// weighted lag `w (V - v)` and the weighted distance to its deadline, so a group's entity
-    /// whose weight follows its load neither gains nor loses by the change; an entity out of
-    /// the queue has its kept lag rescaled the same way.
+    /// whose weight follows its load neither gains nor loses by the change. 6.6: its vruntime
+    /// stays and only the distance to its deadline is rescaled. Either way an entity out of
+    /// the queue has its kept lag rescaled.
     fn reweight(&mut self, id: Tid, weight: u64) {
         let old = self.entity[id].weight;
         let scale = |d: i64| (d as i128 * old as i128 / weight.max(1) as i128) as i64;
         match self.average() {
+            Some(_) if self.entity[id].place != Where::Off && !self.v6_12 => {
+                let e = &mut self.entity[id];
+                e.deadline = (e.vruntime as i64 + scale(e.deadline as i64 - e.vruntime as i64)).max(0) as u64;
+            }
             Some((avg, _)) if self.entity[id].place != Where::Off => {
                 let e = &mut self.entity[id];
                 e.vruntime = (avg as i64 - scale(avg as i64 - e.vruntime as i64)).max(0) as u64;
@@ -372,6 +379,12 @@ impl Scheduler for Eevdf {
             _ => self.entity[id].vlag = scale(self.entity[id].vlag),
         }
         self.entity[id].weight = weight;
+    }
+
+    /// DELAY_DEQUEUE: asleep but still queued, so its wakeup finds it where it is
+    /// (`ttwu_runnable`), on the same queue.
+    fn delayed(&self, tid: Tid) -> bool {
+        self.entity[tid].delayed
     }
 
     fn describe(&self, tid: Tid, out: &mut Fields) {
@@ -388,10 +401,10 @@ impl Scheduler for Eevdf {
 
     /// Linux keeps a task's lag on every dequeue (`update_entity_lag`), a move included, and
     /// places it with that lag on the new queue; 6.12 (PLACE_REL_DEADLINE) also keeps its
-    /// deadline relative to its vruntime. A delayed task moved at its wakeup leaves first.
+    /// deadline relative to its vruntime. (A delayed task is never moved: it wakes in place.)
     fn detach(&mut self, task: &Task, queued: bool, _now: u64) -> Option<Carry> {
         let tid = task.tid;
-        if queued || self.entity[tid].delayed {
+        if queued {
             self.dequeue(tid);
         }
         let e = &self.entity[tid];

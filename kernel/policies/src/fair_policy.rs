@@ -4,7 +4,7 @@
 //! wait for the tick, an idle task a very light one that gives way to any other at once.
 
 use crate::cfs::weight_of;
-use runqueue_sched_api::{FairPolicy, Task};
+use runqueue_sched_api::{FairPolicy, Settings, Task};
 
 /// `WEIGHT_IDLEPRIO` (`kernel/sched/sched.h`): `set_load_weight` (`core.c`) gives a SCHED_IDLE
 /// task this weight whatever its nice: beside a nice-0 task (1024) it gets 3/1027 of a CPU.
@@ -26,4 +26,22 @@ pub fn wakeup_verdict(current: &Task, woken: &Task) -> Option<bool> {
         return Some(true);
     }
     (woken.policy != FairPolicy::Normal).then_some(false)
+}
+
+/// `get_update_sysctl_factor` with Linux's default `SCHED_TUNABLESCALING_LOG`: 1 + log2 of the
+/// CPUs, at most 8 of them counted (1, 2, 2, 3 on 1-4 harts).
+pub fn scaling_factor(harts: usize) -> u64 {
+    1 + harts.clamp(1, 8).ilog2() as u64
+}
+
+/// A granularity's value in ns: as the command line gave it (a debugfs write sets the value
+/// itself), else `default` (Linux's one-CPU value) times the scaling factor, as Linux sets it
+/// at boot (`sched_init_granularity`).
+pub fn scaled_or(s: &dyn Settings, name: &str, default: u64) -> u64 {
+    if s.given(name) { s.int(name) as u64 } else { default * scaling_factor(s.smp()) }
+}
+
+/// `scaled_or` with the tunable's own default.
+pub fn scaled(s: &dyn Settings, name: &str) -> u64 {
+    scaled_or(s, name, s.int(name) as u64)
 }

@@ -179,6 +179,12 @@ pub trait Scheduler {
     /// Sets the weight of entity `id` (a group's entity, whose weight follows its group's
     /// load: Linux's `reweight_entity`), runnable or not.
     fn reweight(&mut self, _id: Tid, _weight: u64) {}
+    /// Whether blocked task `tid` is still in this queue (EEVDF's DELAY_DEQUEUE keeps a task
+    /// that blocks owing time queued): its wakeup then finds it where it is, and the core does
+    /// not place it on another hart (Linux's `ttwu_runnable`).
+    fn delayed(&self, _tid: Tid) -> bool {
+        false
+    }
 }
 
 /// What a task takes along when it moves to another hart's run queue, in the policy's own

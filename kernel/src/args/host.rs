@@ -15,7 +15,7 @@ pub const HOST: Tunable = Tunable {
     kind: Kind::Choice(&["bare", "untuned", "tuned"]),
     default: "bare",
     unit: "",
-    help: "the host under the harts: none (bare), a stock Linux host with its own work (untuned), or tuned for real time as seed 003 did (tuned); provided by the machine",
+    help: "the host under the harts: none (bare), a stock Linux host with its own work (untuned), or tuned for real time as seed 003 did (tuned: a PREEMPT_RT host kernel and its knobs); provided by the machine",
 };
 pub const CPUS_COUNT: Tunable = Tunable {
     name: "host.cpus",
@@ -86,6 +86,13 @@ pub const IDLE: Tunable = Tunable {
     default: "preset",
     unit: "",
     help: "an idle host CPU halts in a C-state (waking it costs its exit latency) or polls, as idle=poll; preset: as host= has it (untuned: halt, tuned: poll)",
+};
+pub const KERNEL: Tunable = Tunable {
+    name: "host.kernel",
+    kind: Kind::Choice(&["preset", "stock", "rt"]),
+    default: "preset",
+    unit: "",
+    help: "the host's kernel: stock, whose interrupts and softirqs (RCU callbacks among them) run ahead of every thread, or PREEMPT_RT (rt), which runs device interrupt handlers in threads at SCHED_FIFO 50 and RCU callbacks in threads at SCHED_FIFO 1, which a vCPU of higher priority preempts; preset: as host= has it (untuned: stock, tuned: rt)",
 };
 pub const CSTATE_US: Tunable = Tunable {
     name: "host.cstate_us",

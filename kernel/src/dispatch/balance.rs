@@ -17,7 +17,7 @@
 use super::Kernel;
 use crate::args::{ArgError, Kind, Settings, Tunable};
 use crate::hart::{self, MAX_HARTS};
-use crate::task::{Class, FairPolicy, State, Tid};
+use crate::task::{Class, FairPolicy, MAX_TASKS, State, Tid};
 use crate::trace;
 use runqueue_policies::fair_policy::weight;
 
@@ -49,7 +49,7 @@ pub const MIGRATION_COST: Tunable = Tunable {
     kind: Kind::Int { min: 0, max: 1_000_000_000 },
     default: "500000",
     unit: "ns",
-    help: "a task that ran this recently is cache-hot: balancing leaves it until passes have failed, and a waking one stays on its hart",
+    help: "a task that ran this recently is cache-hot: balancing leaves it until passes have failed",
 };
 pub const NR_MIGRATE: Tunable = Tunable {
     name: "sched_nr_migrate",
@@ -102,6 +102,30 @@ pub struct Smp {
     /// Per hart: an active balance asked of it (move a task to that hart once its current
     /// task has stopped).
     active: [Option<usize>; MAX_HARTS],
+    /// Per hart: `avg_idle`, the average length of its idle periods that ended with a wakeup
+    /// onto it, and when its current one began (`idle_stamp`).
+    avg_idle: [u64; MAX_HARTS],
+    idle_stamp: [Option<u64>; MAX_HARTS],
+    /// The domain's `max_newidle_lb_cost`: the longest a newidle pass took (ns), decaying by
+    /// 3/256 a second, and when it last changed.
+    newidle_cost: u64,
+    newidle_cost_at: u64,
+    /// What wakeup placement remembers of each task, and (past `MAX_TASKS`) of each hart's
+    /// idle loop, which wakes tasks from its timer interrupts as Linux's idle task does.
+    wakee: [Wakee; MAX_TASKS + MAX_HARTS],
+}
+
+/// A task's wakeup history, as Linux's `task_struct` keeps it for `wake_wide` and
+/// `select_idle_sibling`.
+#[derive(Clone, Copy)]
+struct Wakee {
+    /// `wakee_flips`: how often it woke a task other than the one it woke last, halved once a
+    /// second (`record_wakee`).
+    flips: u32,
+    last: Tid,
+    decayed_at: u64,
+    /// `recent_used_cpu`: the hart it was last placed from.
+    recent: usize,
 }
 
 impl Smp {
@@ -117,6 +141,11 @@ impl Smp {
         next_balance: [0; MAX_HARTS],
         failed: [0; MAX_HARTS],
         active: [None; MAX_HARTS],
+        avg_idle: [0; MAX_HARTS],
+        idle_stamp: [None; MAX_HARTS],
+        newidle_cost: 0,
+        newidle_cost_at: 0,
+        wakee: [Wakee { flips: 0, last: 0, decayed_at: 0, recent: usize::MAX }; MAX_TASKS + MAX_HARTS],
     };
 
     pub fn new(s: &Settings) -> Result<Smp, ArgError> {
@@ -140,6 +169,8 @@ impl Smp {
                 (runtime, period) if runtime >= 0 => (CAPACITY - CAPACITY * runtime as u64 / period as u64).max(1),
                 _ => 1,
             },
+            // `rq->avg_idle` starts at twice the migration cost.
+            avg_idle: [2 * s.int("sched_migration_cost_ns") as u64; MAX_HARTS],
             ..Smp::ONE
         })
     }
@@ -226,7 +257,7 @@ impl Kernel {
     }
 
     /// `task_hot`: it left a hart less than `sched_migration_cost_ns` ago; a SCHED_IDLE task
-    /// never counts as hot.
+    /// never counts as hot. Balancing asks it (`can_migrate_task`); wakeups never do.
     fn hot(&self, tid: Tid, now: u64) -> bool {
         let t = &self.tasks[tid];
         t.policy != FairPolicy::Idle && t.last_ran != 0 && now.saturating_sub(t.last_ran) < self.smp.migration_cost_ns
@@ -253,28 +284,114 @@ impl Kernel {
         let ok = self.placeable(tid);
         // Not yet counted anywhere: it is runnable, but on no queue until now.
         self.tasks[tid].queue = usize::MAX;
-        self.tasks[tid].queue = self.least_loaded(ok).unwrap_or(0);
+        let hart = self.least_loaded(ok).unwrap_or(0);
+        self.tasks[tid].queue = hart;
+        self.smp.wakee[tid] = Wakee { recent: hart, ..Smp::ONE.wakee[0] };
     }
 
-    /// `select_task_rq_fair` for a wakeup on hart `waker`. A sync wakeup (the waker is about
-    /// to wait, as a pipe's writer or reader is) takes the wakee to the waker's hart when the
-    /// waker is all that runs there (`wake_affine`); otherwise the task goes back to its
-    /// previous hart when that hart is idle or the task is cache-hot, else to an idle hart
-    /// nearby (`select_idle_sibling`), else to its previous hart.
-    fn select_wake(&self, tid: Tid, waker: usize, sync: bool, now: u64) -> usize {
+    /// Who wakes a task on hart `h`: the task running there (in a timer interrupt, the one
+    /// it interrupted, as Linux's `current`), or that hart's idle loop.
+    fn waker(&self, h: usize) -> usize {
+        match self.current[h] {
+            0 => MAX_TASKS + h,
+            tid => tid,
+        }
+    }
+
+    /// `record_wakee`: the waker's flips count wakeups of a task other than its last one,
+    /// halved when a second has passed since it last halved them.
+    fn record_wakee(&mut self, waker: usize, wakee: Tid, now: u64) {
+        let w = &mut self.smp.wakee[waker];
+        if now > w.decayed_at + 1_000_000_000 {
+            w.flips >>= 1;
+            w.decayed_at = now;
+        }
+        if w.last != wakee {
+            w.last = wakee;
+            w.flips += 1;
+        }
+    }
+
+    /// `wake_wide`: the waker and wakee both switch partners often (one wakes many, the many
+    /// wake others), more than the harts sharing a cache: spread them rather than pull them
+    /// to the waker.
+    fn wake_wide(&self, waker: usize, wakee: Tid) -> bool {
+        let factor = self.domain().count_ones();
+        let (a, b) = (self.smp.wakee[waker].flips, self.smp.wakee[wakee].flips);
+        let (master, slave) = (a.max(b), a.min(b));
+        slave >= factor && master >= slave * factor
+    }
+
+    /// `wake_affine` between the waking hart `this` and the wakee's previous hart `prev`:
+    /// WA_IDLE (`wake_affine_idle`: an idle waking hart takes it unless `prev` is idle too; a
+    /// sync waker alone on its hart hands it over; an idle `prev` keeps it), else WA_WEIGHT
+    /// (`wake_affine_weight`: `this` if its load with the wakee, less a sync waker's, stays
+    /// under `prev`'s by half the imbalance margin, WA_BIAS). Loads are instantaneous weights
+    /// (no PELT), so the wakee, asleep, counts on neither hart.
+    fn wake_affine(&self, tid: Tid, this: usize, prev: usize, sync: bool) -> usize {
+        if self.idle(this) {
+            return if self.idle(prev) { prev } else { this };
+        }
+        if sync && self.nr_running(this) == 1 {
+            return this;
+        }
+        if self.idle(prev) {
+            return prev;
+        }
+        let mut this_load = self.load(this);
+        if sync {
+            let current = self.current[this];
+            let current_load = if current == 0 { 0 } else { weight(self.tasks[current].nice, self.tasks[current].policy) };
+            if current_load > this_load {
+                return this;
+            }
+            this_load -= current_load;
+        }
+        let this_eff = (this_load + weight(self.tasks[tid].nice, self.tasks[tid].policy)) * 100;
+        let prev_eff = self.load(prev) * (100 + (IMBALANCE_PCT - 100) / 2) + u64::from(sync);
+        if this_eff < prev_eff { this } else { prev }
+    }
+
+    /// `select_idle_sibling`: `target` if it is idle, else `prev` if idle, else the hart the
+    /// task was placed from before (`recent_used_cpu`) if idle, else the first idle hart after
+    /// `target` (`select_idle_cpu`), else `target`. Linux 6.1 and 6.12 also skip the scan when
+    /// the cache domain is busy on average (SIS_UTIL, from PELT), which this kernel does not
+    /// track: it always looks.
+    fn select_idle_sibling(&mut self, tid: Tid, prev: usize, target: usize) -> usize {
+        if self.idle_for_wakeup(target) {
+            return target;
+        }
+        if prev != target && self.idle_for_wakeup(prev) {
+            return prev;
+        }
+        let ok = self.placeable(tid);
+        let may = |h: usize| ok & (1 << h) != 0;
+        let recent = core::mem::replace(&mut self.smp.wakee[tid].recent, prev);
+        if recent != prev && recent != target && recent < self.harts && may(recent) && self.idle_for_wakeup(recent) {
+            return recent;
+        }
+        let after = (target + 1..self.harts).chain(0..target);
+        after.clone().find(|&h| may(h) && self.idle_for_wakeup(h)).unwrap_or(target)
+    }
+
+    /// `select_task_rq_fair` for a wakeup on hart `waking`: the waker records the wakee; unless
+    /// the two wake wide, `wake_affine` chooses between the waking hart and the task's previous
+    /// one; `select_idle_sibling` then looks for an idle hart from there. Linux never asks
+    /// whether the task is cache-hot here (`task_hot` is the balancer's).
+    fn select_wake(&mut self, tid: Tid, waking: usize, sync: bool, now: u64) -> usize {
         let ok = self.placeable(tid);
         let may = |h: usize| ok & (1 << h) != 0;
         let prev = self.tasks[tid].queue;
         let prev = if may(prev) { prev } else { self.least_loaded(ok).unwrap_or(prev) };
-        let target = if sync && may(waker) && self.current[waker] != 0 && self.nr_running(waker) == 1 { waker } else { prev };
-        if self.idle_for_wakeup(target) {
+        let waker = self.waker(waking);
+        self.record_wakee(waker, tid, now);
+        let in_domain = |h: usize| self.domain() & (1 << h) != 0;
+        let want_affine = !self.wake_wide(waker, tid) && may(waking) && in_domain(waking) && in_domain(prev);
+        let target = if want_affine && waking != prev { self.wake_affine(tid, waking, prev, sync) } else { prev };
+        if !in_domain(target) {
             return target;
         }
-        if self.idle_for_wakeup(prev) || (target == prev && self.hot(tid, now)) {
-            return prev;
-        }
-        let nearby = (target + 1..self.harts).chain(0..target);
-        nearby.clone().find(|&h| may(h) && self.idle_for_wakeup(h)).unwrap_or(target)
+        self.select_idle_sibling(tid, prev, target)
     }
 
     /// Moves fair task `tid` (queued, or about to wake) to hart `to`'s queue, with a
@@ -313,6 +430,54 @@ impl Kernel {
     pub(super) fn place_wakeup(&mut self, tid: Tid, waker: usize, sync: bool, now: u64) {
         let to = self.select_wake(tid, waker, sync, now);
         self.move_task(tid, to, Move::Placement, now);
+    }
+
+    /// `newidle_balance` (Linux 6.1 to 6.12): `local` found nothing to run. It balances only
+    /// if some queue has a task to spare (`rd->overload`; here from the queues as they are,
+    /// where Linux keeps a flag that the next balancing pass clears) and if it expects to stay
+    /// idle longer than a pass costs (`avg_idle` against `max_newidle_lb_cost`, both measured
+    /// in this machine's time, as Linux measures them in its own).
+    /// An idle hart's later looks at its queue (after each interrupt) are not newidle passes:
+    /// Linux balances an idle CPU from its tick.
+    pub(super) fn newidle_balance(&mut self, local: usize, now: u64) {
+        if self.smp.idle_stamp[local].is_some() {
+            return;
+        }
+        self.smp.idle_stamp[local] = Some(now);
+        let domain = self.domain();
+        let overload = (0..self.harts).any(|h| domain & (1 << h) != 0 && self.crowded(h));
+        if now > self.smp.newidle_cost_at + 1_000_000_000 {
+            self.smp.newidle_cost = self.smp.newidle_cost * 253 / 256;
+            self.smp.newidle_cost_at = now;
+        }
+        if !overload || self.smp.avg_idle[local] < self.smp.newidle_cost {
+            return;
+        }
+        self.balance(local, Move::NewIdle, now);
+        let cost = crate::arch::now_ns().saturating_sub(now);
+        if cost > self.smp.newidle_cost {
+            (self.smp.newidle_cost, self.smp.newidle_cost_at) = (cost, now);
+        }
+        if self.nr_running(local) > 0 {
+            self.smp.idle_stamp[local] = None;
+        }
+    }
+
+    /// Hart `h` picked a task: its idle period, if any, is over.
+    pub(super) fn busy(&mut self, h: usize) {
+        self.smp.idle_stamp[h] = None;
+    }
+
+    /// A task woke onto hart `h`: an idle period that began there ends, and `avg_idle` takes
+    /// it in (`update_avg`: an eighth of the way), no further than twice the larger of the
+    /// migration cost and a newidle pass's cost (`max_idle_balance_cost`).
+    pub(super) fn end_idle(&mut self, h: usize, now: u64) {
+        let Some(since) = self.smp.idle_stamp[h].take() else {
+            return;
+        };
+        let avg = self.smp.avg_idle[h] as i64;
+        let avg = (avg + (now.saturating_sub(since) as i64 - avg) / 8) as u64;
+        self.smp.avg_idle[h] = avg.min(2 * self.smp.migration_cost_ns.max(self.smp.newidle_cost));
     }
 
     /// At a tick on `local`: balance if this hart's interval has passed.

@@ -331,6 +331,11 @@ impl Classes {
         self.view_of(task).milestone(task.tid, &mut fields);
         refuse(&fields, "milestone");
     }
+
+    /// Whether blocked `task` is still queued where it slept (`Scheduler::delayed`).
+    pub fn delayed(&self, task: &Task) -> bool {
+        self.rank[task.tid] == 0 && self.view_of(task).delayed(task.tid)
+    }
 }
 
 /// A policy that wrote a field the trace cannot carry stops the kernel: the grader must

@@ -7,8 +7,10 @@
 //! 4.13), or past its deadline, starts afresh: `deadline = now + D`, `remaining = runtime`;
 //! except that a constrained task (D < period) whose deadline has not passed keeps it and gets
 //! only the runtime its density allows until then (`dl_revised_wakeup`, Linux 4.13), so a
-//! task that sleeps just before its deadline cannot take more than its bandwidth. A task that
-//! yields gives up the rest of its runtime until its next period (`yield_task_dl`).
+//! task that sleeps just before its deadline cannot take more than its bandwidth, and one that
+//! wakes after its deadline but before its next period is throttled until that period
+//! (`dl_check_constrained_dl`, 4.13), so it cannot take a second budget in one period. A task
+//! that yields gives up the rest of its runtime until its next period (`yield_task_dl`).
 //! Admission control refuses a task set whose total bandwidth exceeds the harts times the RT
 //! share (`rt.runtime_us / rt.period_us`). Like Linux's hrtimers, `next_event` tells the core
 //! when the running task's budget runs out and when the earliest throttled server on a hart is
@@ -47,6 +49,11 @@ impl Server {
 
     /// The CBS wakeup rule, revised for constrained deadlines.
     fn wake(&mut self, now: u64) {
+        if self.rel_deadline < self.period && self.deadline < now && now < self.next_period() {
+            // Throttled; the replenishment at its next period gives it `deadline + period`.
+            self.remaining = self.remaining.min(0);
+            return;
+        }
         let laxity = self.deadline.saturating_sub(now) as i128;
         let overflow = self.remaining as i128 * self.rel_deadline as i128 > self.runtime as i128 * laxity;
         if self.deadline > now && !overflow {

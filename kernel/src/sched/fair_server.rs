@@ -3,7 +3,9 @@
 //! deadline entity per CPU, `runtime` per `period` (50 ms per 1000 ms,
 //! `/sys/kernel/debug/sched/fair_server/cpuN/{runtime,period}`), that runs the fair class when
 //! real-time tasks would starve it: `rt.starvation=server` puts it in the place of RT
-//! throttling. As in 6.12:
+//! throttling, and is the default under `sched=eevdf eevdf.version=6.12`, since 6.12 built
+//! without `CONFIG_RT_GROUP_SCHED` (as distributions and Runqueue's Linux build it) throttles
+//! real-time tasks no more (`update_curr_rt` charges `rt_time` only with RT groups). As in 6.12:
 //! - it starts when a fair task becomes runnable on a hart with none (`dl_server_start` from
 //!   `enqueue_task_fair`), with a new period unless the current one can still hold its
 //!   runtime (the CBS wakeup rule), and stops when the last one leaves (`dl_server_stop`);
@@ -24,8 +26,19 @@ pub const STARVATION: Tunable = Tunable {
     kind: Kind::Choice(&["throttle", "server", "none"]),
     default: "throttle",
     unit: "",
-    help: "what keeps real-time tasks from starving fair ones: RT throttling (rt.runtime_us per rt.period_us), Linux 6.12's fair server (dl.server_runtime_us per dl.server_period_us for fair tasks, per hart), or nothing",
+    help: "what keeps real-time tasks from starving fair ones: RT throttling (rt.runtime_us per rt.period_us; the default, as Linux before 6.12 has it), Linux 6.12's fair server (dl.server_runtime_us per dl.server_period_us for fair tasks, per hart; the default under sched=eevdf eevdf.version=6.12), or nothing",
 };
+
+/// `rt.starvation` as given, else the default of the Linux the fair policy follows: 6.12's
+/// fair server under `sched=eevdf eevdf.version=6.12`, RT throttling otherwise. 0 throttle,
+/// 1 server, 2 none.
+pub fn starvation(s: &Settings) -> i64 {
+    if s.given("rt.starvation") {
+        s.int("rt.starvation")
+    } else {
+        i64::from(s.sched.name() == "eevdf" && s.int("eevdf.version") == 1)
+    }
+}
 pub const RUNTIME: Tunable = Tunable {
     name: "dl.server_runtime_us",
     kind: Kind::Int { min: 0, max: 100_000_000 },
@@ -62,7 +75,7 @@ impl FairServer {
     pub const OFF: FairServer = FairServer { on: false, runtime: 0, period: 1, harts: [Server { started: false, deadline: 0, left: 0 }; MAX_HARTS] };
 
     pub fn configure(&mut self, s: &Settings) {
-        self.on = s.int("rt.starvation") == 1;
+        self.on = starvation(s) == 1;
         self.runtime = (s.int("dl.server_runtime_us") as u64 * 1000).min(s.int("dl.server_period_us") as u64 * 1000);
         self.period = s.int("dl.server_period_us") as u64 * 1000;
     }

@@ -518,6 +518,10 @@ impl Scheduler for Hierarchy {
         self.queue_view(self.books.node_of(tid), self.slot.get()).milestone(tid, out);
     }
 
+    fn delayed(&self, tid: Tid) -> bool {
+        self.queue_view(self.books.node_of(tid), self.slot.get()).delayed(tid)
+    }
+
     fn detach(&mut self, task: &api::Task, queued: bool, now: u64) -> Option<Carry> {
         let (slot, node) = (self.slot.get(), self.books.node_of(task.tid));
         let view = self.task_view(task);

@@ -6,7 +6,8 @@
 //! (`Documentation/scheduler/sched-rt-group.rst`): in each period of `rt.period_us` the
 //! class may use `rt.runtime_us` of each hart; past that the hart runs fair tasks (or idles)
 //! until the next period. `rt.runtime_us=-1` turns throttling off, as does
-//! `rt.starvation=server` (the fair server, `fair_server.rs`) or `none`. `next_event` tells the
+//! `rt.starvation=server` (the fair server, `fair_server.rs`; Linux 6.12's default) or `none`;
+//! `rt.runtime_us` still bounds what deadline tasks may reserve. `next_event` tells the
 //! core when a hart's RT runtime runs out and when its throttled period ends, so both take
 //! effect on time rather than at the next tick.
 
@@ -53,6 +54,8 @@ pub struct Rt {
     /// Per hart: the period (now / period) the figure in `used` belongs to.
     window: [u64; MAX_HARTS],
     used: [u64; MAX_HARTS],
+    /// What deadline admission leaves real-time and deadline tasks (`share_ppm`).
+    share_ppm: u64,
 }
 
 impl Rt {
@@ -67,19 +70,23 @@ impl Rt {
         period: 1_000_000_000,
         window: [0; MAX_HARTS],
         used: [0; MAX_HARTS],
+        share_ppm: 1_000_000,
     };
 
-    /// The share of each hart the class may use, in millionths (all of it unthrottled).
+    /// The share of each hart real-time and deadline tasks may reserve (`sched_rt_runtime_us`
+    /// over `sched_rt_period_us`, all of it at -1), in millionths: deadline admission control
+    /// takes it whether or not RT throttling is on, as Linux's does.
     pub fn share_ppm(&self) -> u64 {
-        self.runtime.map_or(1_000_000, |r| (r * 1_000_000 / self.period).min(1_000_000))
+        self.share_ppm
     }
 
     pub fn configure(&mut self, s: &Settings) {
         let runtime = s.int("rt.runtime_us");
         self.rr_slice = s.int("rt.rr_slice_ms") as u64 * 1_000_000;
-        let throttling = runtime >= 0 && s.int("rt.starvation") == 0;
-        self.runtime = throttling.then_some(runtime as u64 * 1000);
         self.period = s.int("rt.period_us") as u64 * 1000;
+        let throttling = runtime >= 0 && super::fair_server::starvation(s) == 0;
+        self.runtime = throttling.then_some(runtime as u64 * 1000);
+        self.share_ppm = if runtime < 0 { 1_000_000 } else { (runtime as u64 * 1000 * 1_000_000 / self.period).min(1_000_000) };
     }
 
     /// Starts a new throttling period on `hart` if `now` is past the recorded one.

@@ -68,6 +68,11 @@ pub struct HostConfig {
     /// The host kernel's own work: the tick, device interrupts, RCU callbacks, kworkers,
     /// ksoftirqd.
     pub noise: bool,
+    /// A PREEMPT_RT host kernel (`host.kernel=rt`): device interrupts keep only their hard part
+    /// (waking the handler's thread) and RCU callbacks leave softirq, both for threads a
+    /// real-time vCPU of higher priority preempts; a stock kernel runs them ahead of every
+    /// thread.
+    pub rt_kernel: bool,
     /// Seeds the noise's jitter (the run's `seed=`).
     pub seed: u64,
 }
@@ -90,6 +95,7 @@ impl HostConfig {
         hogs: 0,
         guests: 0,
         noise: true,
+        rt_kernel: false,
         seed: 0,
     };
 
@@ -101,11 +107,13 @@ impl HostConfig {
         ((1u32 << harts) - 1) << 1
     }
 
-    /// Seed 003's tuning: vCPUs at SCHED_FIFO 99 pinned to isolated, tickless, callback-free
-    /// CPUs, interrupts on CPU 0, RT throttling off, the host polling when idle.
+    /// Seed 003's tuning: a PREEMPT_RT host kernel, vCPUs at SCHED_FIFO 99 pinned to isolated,
+    /// tickless, callback-free CPUs, interrupts on CPU 0, RT throttling off, the host polling
+    /// when idle.
     fn tuned(harts: usize) -> HostConfig {
         let guest = Self::guest_cpus(harts);
         HostConfig {
+            rt_kernel: true,
             vcpu: Policy::Fifo(99),
             pin: true,
             isolcpus: guest,
@@ -174,7 +182,7 @@ impl HostConfig {
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         // `preset`: as `host=` has it (the page's default for the knobs the presets decide).
-        if value == "preset" && ["host.vcpu", "host.pin", "host.rt_throttle", "host.idle"].contains(&key) {
+        if value == "preset" && ["host.vcpu", "host.pin", "host.rt_throttle", "host.idle", "host.kernel"].contains(&key) {
             return Ok(());
         }
         match key {
@@ -200,6 +208,13 @@ impl HostConfig {
                     "halt" => false,
                     "poll" => true,
                     _ => return Err("an idle host CPU halts or polls".into()),
+                }
+            }
+            "host.kernel" => {
+                self.rt_kernel = match value {
+                    "stock" => false,
+                    "rt" => true,
+                    _ => return Err("the host kernel is stock or rt (PREEMPT_RT)".into()),
                 }
             }
             "host.cstate_us" => self.cstate_us = number(value, 0, 10_000)?,
@@ -238,7 +253,7 @@ impl HostConfig {
     }
 }
 
-const KNOBS: [&str; 16] = [
+const KNOBS: [&str; 17] = [
     "host.cpus",
     "host.vcpu",
     "host.vcpu_prio",
@@ -249,6 +264,7 @@ const KNOBS: [&str; 16] = [
     "host.irq_affinity",
     "host.rt_throttle",
     "host.idle",
+    "host.kernel",
     "host.cstate_us",
     "host.exit_ns",
     "host.direct_irq",

@@ -15,6 +15,10 @@ pub use config::{HostConfig, Policy};
 
 use crate::{MAX_HARTS, NS_PER_INSTRUCTION};
 use config::MAX_HOST_CPUS;
+
+/// Most host threads: the vCPUs, hogs and other guests (16 each at most), and the host kernel's
+/// own, up to five per CPU.
+const MAX_THREADS: usize = MAX_HARTS + 32 + 5 * MAX_HOST_CPUS as usize;
 use alloc::vec::Vec;
 use noise::Irq;
 use sched::{Role, Thread};
@@ -229,9 +233,14 @@ impl Host {
                 _ => None,
             });
             let cpu = &mut self.cpus[c];
+            let mut handed = [false; MAX_THREADS];
             for irq in &mut self.irqs[c] {
                 while irq.next < t1 {
-                    let (at, len) = irq.fire(&self.config, c, busy);
+                    let (at, len, rest) = irq.fire(&self.config, c, busy);
+                    if let Some(th) = irq.thread.filter(|_| rest > 0) {
+                        // Its thread runs the rest from the next round, as the scheduler has it.
+                        handed[th] |= self.threads[th].give(rest);
+                    }
                     if len == 0 {
                         continue;
                     }
@@ -243,6 +252,9 @@ impl Host {
                         cpu.irq_what = irq.what;
                     }
                 }
+            }
+            for th in (0..self.threads.len()).filter(|&th| handed[th]) {
+                self.wake(th, t1);
             }
             if let Some(h) = vcpu {
                 self.plans[h].stalls.sort_unstable_by_key(|s| s.at);

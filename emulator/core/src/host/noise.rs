@@ -21,6 +21,9 @@ pub struct Job {
 }
 
 impl Job {
+    /// No work of its own: a thread that runs what it is given (`Thread::give`).
+    const ON_DEMAND: Job = Job { period: u64::MAX, len: 0, jitter: false, long_one_in: 0, long_len: 0, rng: 0 };
+
     const fn every(period_us: u64, len_us: u64) -> Job {
         Job { period: us(period_us), len: us(len_us), jitter: true, long_one_in: 0, long_len: 0, rng: 0 }
     }
@@ -74,6 +77,12 @@ const KWORKER: Job = Job::every(8000, 40).sometimes_long(100, 1500);
 const KSOFTIRQD: Job = Job::every(10_000, 60);
 /// Another guest's vCPU: busy 2 ms of every 5.
 const GUEST: Job = Job { jitter: true, ..Job::every(5000, 2000) };
+/// On a PREEMPT_RT host: what a device interrupt still does in hard interrupt context (wake
+/// its thread), and the threads' priorities: the handler's SCHED_FIFO 50 (`irq/N`), RCU's
+/// callbacks' SCHED_FIFO 1 (`rcuc/N`, `rcutree.kthread_prio`).
+const HARDIRQ: u64 = us(2);
+const IRQ_THREAD: Policy = Policy::Fifo(50);
+const RCUC: Policy = Policy::Fifo(1);
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum IrqKind {
@@ -87,16 +96,26 @@ pub struct Irq {
     kind: IrqKind,
     pub next: u64,
     job: Job,
+    /// On a PREEMPT_RT host, the thread that does the work past the hard part.
+    pub thread: Option<usize>,
 }
 
 impl Irq {
-    /// Takes the next occurrence: when it starts, and how long it holds the CPU (0 for a tick
-    /// that `nohz_full` stopped because the CPU has one runnable thread or none).
-    pub fn fire(&mut self, config: &HostConfig, cpu: usize, runnable: usize) -> (u64, u64) {
+    /// Takes the next occurrence: when it starts, how long it holds the CPU (0 for a tick
+    /// that `nohz_full` stopped because the CPU has one runnable thread or none), and the work
+    /// it leaves to its thread (a PREEMPT_RT host's).
+    pub fn fire(&mut self, config: &HostConfig, cpu: usize, runnable: usize) -> (u64, u64, u64) {
         let at = self.next;
         self.next += self.job.gap();
         let stopped = self.kind == IrqKind::Tick && config.nohz_full & (1 << cpu) != 0 && runnable <= 1;
-        (at, if stopped { 0 } else { self.job.length() })
+        let len = if stopped { 0 } else { self.job.length() };
+        let hard = match (self.thread, self.kind) {
+            (None, _) => len,
+            // RCU's softirq is raised from the tick; its callbacks are all the thread's.
+            (Some(_), IrqKind::Rcu) => 0,
+            (Some(_), _) => len.min(HARDIRQ),
+        };
+        (at, hard, len - hard)
     }
 }
 
@@ -151,16 +170,20 @@ pub fn populate(config: &HostConfig, harts: usize, cpus: usize) -> (Vec<Thread>,
         }
     }
     for (c, list) in irqs.iter_mut().enumerate() {
-        let mut add = |what, kind, job: Job| {
+        let mut add = |what, kind, job: Job, thread: Option<(Role, Policy)>| {
             let mut job = seeded(job);
-            list.push(Irq { what, kind, next: job.first(), job });
+            let thread = thread.filter(|_| config.rt_kernel).map(|(role, policy)| {
+                threads.push(Thread::new(role, policy, 1 << c, c, Some(Job::ON_DEMAND), u64::MAX));
+                threads.len() - 1
+            });
+            list.push(Irq { what, kind, next: job.first(), job, thread });
         };
-        add("tick", IrqKind::Tick, TICK);
+        add("tick", IrqKind::Tick, TICK, None);
         if has(irq_affinity, c) {
-            add("irq", IrqKind::Device, DEVICE_IRQ);
+            add("irq", IrqKind::Device, DEVICE_IRQ, Some((Role::IrqThread(c), IRQ_THREAD)));
         }
         if !has(config.rcu_nocbs, c) {
-            add("rcu-softirq", IrqKind::Rcu, RCU_SOFTIRQ);
+            add("rcu-softirq", IrqKind::Rcu, RCU_SOFTIRQ, Some((Role::Rcuc(c), RCUC)));
         }
     }
     (threads, irqs)

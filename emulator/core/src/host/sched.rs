@@ -26,6 +26,10 @@ pub enum Role {
     Ksoftirqd(usize),
     /// Offloaded RCU callbacks of this CPU (`rcu_nocbs`).
     Rcuo(usize),
+    /// A PREEMPT_RT host: the threaded handler of this CPU's device interrupts, and the thread
+    /// that runs its RCU callbacks.
+    IrqThread(usize),
+    Rcuc(usize),
 }
 
 pub struct Thread {
@@ -69,6 +73,14 @@ impl Thread {
         }
     }
 
+    /// Work handed to a thread that runs on demand (an interrupt's thread): added to what it
+    /// has left; true if it was asleep (the caller wakes it).
+    pub fn give(&mut self, work: u64) -> bool {
+        let asleep = !self.runnable;
+        self.left = if asleep { work } else { self.left.saturating_add(work) };
+        asleep
+    }
+
     /// A periodic thread whose next job is due by `now` draws it and reports true.
     pub fn releases_at(&mut self, now: u64) -> bool {
         let Some(job) = &mut self.job else { return false };
@@ -102,6 +114,8 @@ impl Thread {
             Role::Kworker(c) => format!("kworker/{c}"),
             Role::Ksoftirqd(c) => format!("ksoftirqd/{c}"),
             Role::Rcuo(c) => format!("rcuo/{c}"),
+            Role::IrqThread(c) => format!("irq/{c}"),
+            Role::Rcuc(c) => format!("rcuc/{c}"),
         }
     }
 }

@@ -1,0 +1,170 @@
+//! What a student reads off the charts, taken the same way from a run of either kernel (the
+//! teaching kernel's trace, or Linux's own ftrace read as the same events), and the comparison
+//! suite's record of each figure against Linux's (`tests/fidelity.rs`).
+
+use crate::Run;
+use runqueue_report::{Kind, TaskResult};
+use std::io::Write;
+
+/// A latency distribution as the charts summarise it, in ns (median and 99th percentile to the
+/// microsecond of the RESULT's histogram).
+#[derive(Clone, Copy, Debug)]
+pub struct Spread {
+    pub median: u64,
+    pub p99: u64,
+    pub max: u64,
+}
+
+/// The bucket (1 us wide) holding the `q`-quantile of histogram `hist`, by nearest rank.
+fn quantile_us(hist: &[u64], q: f64) -> u64 {
+    let rank = (q * hist.iter().sum::<u64>() as f64).ceil().max(1.0) as u64;
+    let mut seen = 0;
+    hist.iter().position(|&n| {
+        seen += n;
+        seen >= rank
+    }).unwrap_or(hist.len()) as u64
+}
+
+impl Run {
+    pub fn task(&self, name: &str) -> &TaskResult {
+        self.result.task(name).unwrap_or_else(|| panic!("no task {name} in {} `{}`", self.result.sched, self.result.args))
+    }
+
+    /// When the workload started, in the trace's time: Linux's init marks it (`mark start=`);
+    /// the teaching kernel's finish times count from it, so its `exit` events give it.
+    pub fn start_ns(&self) -> u64 {
+        if let Some(e) = self.events.iter().find(|e| e.kind == Kind::Mark && e.get("start").is_some()) {
+            return e.time_ns;
+        }
+        let t = &self.result.tasks[0];
+        let exit = self.events.iter().find(|e| e.kind == Kind::Exit && e.tid == t.tid).expect("the task's exit in the trace");
+        exit.time_ns - t.finish_ns
+    }
+
+    /// `name`'s share of the CPU time the workload's tasks got, in percent.
+    pub fn share(&self, name: &str) -> f64 {
+        let total: u64 = self.result.tasks.iter().map(|t| t.cpu_ns).sum();
+        100.0 * self.task(name).cpu_ns as f64 / total.max(1) as f64
+    }
+
+    /// Events of `name` of `kind` after the workload's start.
+    fn count(&self, name: &str, kind: Kind, also: impl Fn(&runqueue_report::Event) -> bool) -> usize {
+        let (tid, start) = (self.task(name).tid, self.start_ns());
+        self.events.iter().filter(|e| e.kind == kind && e.tid == tid && e.time_ns >= start && also(e)).count()
+    }
+
+    /// Times `name` left a CPU still runnable: preempted, or yielding. Linux's trace cannot
+    /// tell the two apart: a task preempted on its way back to user space, as a tick preempts
+    /// a user program, leaves with `prev_state=R` as a yielding one does (`R+` is only a
+    /// preemption inside the kernel), so the suite compares them together on workloads that
+    /// do not yield.
+    pub fn preemptions(&self, name: &str) -> usize {
+        self.count(name, Kind::Out, |e| matches!(e.get("why"), Some("preempt" | "yield")))
+    }
+
+    /// Times `name` moved to another hart's run queue.
+    pub fn migrations(&self, name: &str) -> usize {
+        self.count(name, Kind::Migrate, |_| true)
+    }
+
+    /// The wakeup latencies `name` measured (its RESULT's `lat`), as median, 99th percentile and
+    /// maximum.
+    pub fn latency(&self, name: &str) -> Spread {
+        let lat = self.task(name).lat.as_ref().unwrap_or_else(|| panic!("{name} measured no latency in {} `{}`", self.result.sched, self.result.args));
+        Spread { median: quantile_us(&lat.hist_us, 0.5) * 1000, p99: quantile_us(&lat.hist_us, 0.99) * 1000, max: lat.max_ns }
+    }
+
+    /// Throttling of the groups with `cpu.max`: times a run queue was throttled and the time
+    /// they spent so. Linux's come from `cpu.stat` (its RESULT's `groups`: `nr_throttled`
+    /// counts periods); the teaching kernel's from its `throttle` and `unthrottle` events (a
+    /// throttle per queue and period), a throttle still open at the end counting to the end.
+    pub fn throttling(&self) -> (u64, u64) {
+        if let Some(groups) = &self.result.groups {
+            return (groups.iter().map(|g| g.nr_throttled).sum(), groups.iter().map(|g| g.throttled_ns).sum());
+        }
+        let end = self.start_ns() + self.result.time_ns;
+        let mut open = std::collections::BTreeMap::new();
+        let (mut times, mut ns) = (0, 0);
+        for e in &self.events {
+            let queue = (e.get("cg").map(str::to_owned), e.get("rq").map(str::to_owned));
+            match e.kind {
+                Kind::Throttle => {
+                    times += 1;
+                    open.insert(queue, e.time_ns);
+                }
+                Kind::Unthrottle => ns += open.remove(&queue).map_or(0, |at| e.time_ns - at),
+                _ => {}
+            }
+        }
+        (times, ns + open.values().map(|&at| end.saturating_sub(at)).sum::<u64>())
+    }
+}
+
+/// How far the teaching kernel's figure may be from Linux's.
+#[derive(Clone, Copy, Debug)]
+pub enum Within {
+    /// At most this far, in the figure's own unit (points of a share, ms, counts).
+    Abs(f64),
+    /// At most this fraction of Linux's figure.
+    Rel(f64),
+}
+
+impl Within {
+    fn allows(self, ours: f64, linux: f64) -> bool {
+        match self {
+            Within::Abs(d) => (ours - linux).abs() <= d,
+            Within::Rel(r) => (ours - linux).abs() <= r * linux.abs(),
+        }
+    }
+
+    fn text(self, unit: &str) -> String {
+        match self {
+            Within::Abs(d) => format!("±{d} {unit}"),
+            Within::Rel(r) => format!("±{}%", r * 100.0),
+        }
+    }
+}
+
+/// One case of the suite: its figures, each beside Linux's with its tolerance. `check` prints
+/// them as rows of the suite's table (and appends them to `RUNQUEUE_FIDELITY_TABLE`, a markdown
+/// file, when set), then fails naming every figure out of its tolerance.
+pub struct Comparison {
+    case: String,
+    rows: Vec<String>,
+    failures: Vec<String>,
+}
+
+impl Comparison {
+    pub fn new(case: &str) -> Comparison {
+        Comparison { case: case.into(), rows: Vec::new(), failures: Vec::new() }
+    }
+
+    /// Figure `what` in `unit`: ours against Linux's.
+    pub fn figure(&mut self, what: &str, unit: &str, ours: f64, linux: f64, within: Within) -> &mut Comparison {
+        let ok = within.allows(ours, linux);
+        let round = |v: f64| if v.fract() == 0.0 { format!("{v}") } else { format!("{v:.2}") };
+        self.rows.push(format!("| {} | {what} | {} | {} | {} | {} |", self.case, round(ours), round(linux), within.text(unit), if ok { "yes" } else { "**no**" }));
+        if !ok {
+            self.failures.push(format!("{what}: ours {} {unit}, Linux {} {unit}, allowed {}", round(ours), round(linux), within.text(unit)));
+        }
+        self
+    }
+
+    /// Prints the rows and fails on any figure out of its tolerance.
+    pub fn check(&self) {
+        Comparison::check_all(core::slice::from_ref(self));
+    }
+
+    /// `check` for several cases at once: all are printed before any fails.
+    pub fn check_all(cases: &[Comparison]) {
+        let table = cases.iter().flat_map(|c| &c.rows).cloned().collect::<Vec<_>>().join("\n");
+        println!("{table}");
+        if let Some(path) = std::env::var_os("RUNQUEUE_FIDELITY_TABLE")
+            && let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path)
+        {
+            let _ = writeln!(f, "{table}");
+        }
+        let failures: Vec<String> = cases.iter().filter(|c| !c.failures.is_empty()).map(|c| format!("{}: differs from Linux:\n  {}", c.case, c.failures.join("\n  "))).collect();
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
