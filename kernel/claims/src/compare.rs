@@ -74,6 +74,35 @@ impl Run {
         Spread { median: quantile_us(&lat.hist_us, 0.5) * 1000, p99: quantile_us(&lat.hist_us, 0.99) * 1000, max: lat.max_ns }
     }
 
+    /// CPU time `name` got in each `period` counted from its first run after the start (a
+    /// stint across a period's start is split at it), up to the run's end.
+    pub fn cpu_per_period(&self, name: &str, period: u64) -> Vec<u64> {
+        let (tid, start) = (self.task(name).tid, self.start_ns());
+        let mine: Vec<_> = self.events.iter().filter(|e| e.tid == tid && e.time_ns >= start && matches!(e.kind, Kind::In | Kind::Out)).collect();
+        let first = mine.iter().find(|e| e.kind == Kind::In).map_or(start, |e| e.time_ns);
+        let periods = (start + self.result.time_ns).saturating_sub(first) / period;
+        let mut per = vec![0; periods as usize];
+        let mut since = None;
+        for e in mine {
+            match (e.kind, since) {
+                (Kind::In, _) => since = Some(e.time_ns),
+                (Kind::Out, Some(mut at)) => {
+                    while at < e.time_ns {
+                        let window = (at - first) / period;
+                        let end = (first + (window + 1) * period).min(e.time_ns);
+                        if let Some(slot) = per.get_mut(window as usize) {
+                            *slot += end - at;
+                        }
+                        at = end;
+                    }
+                    since = None;
+                }
+                _ => {}
+            }
+        }
+        per
+    }
+
     /// Throttling of the groups with `cpu.max`: times a run queue was throttled and the time
     /// they spent so. Linux's come from `cpu.stat` (its RESULT's `groups`: `nr_throttled`
     /// counts periods); the teaching kernel's from its `throttle` and `unthrottle` events (a

@@ -19,12 +19,21 @@ pub struct Run {
     pub console: String,
 }
 
+/// The kernel the claims run: the bundled one, or the ELF `RUNQUEUE_CLAIMS_KERNEL` names (to
+/// see a claim fail on another build, such as the one before a fix).
+fn kernel_elf() -> std::borrow::Cow<'static, [u8]> {
+    match std::env::var_os("RUNQUEUE_CLAIMS_KERNEL") {
+        Some(path) => std::fs::read(&path).unwrap_or_else(|e| panic!("RUNQUEUE_CLAIMS_KERNEL={}: {e}", path.to_string_lossy())).into(),
+        None => KERNEL.into(),
+    }
+}
+
 /// Boots the kernel with `append` (which names `smp=` when it wants more than one hart, and
 /// `cache.*=` for a data cache, `host=` for a host below), as `runqueue run --append` does.
 pub fn kernel(append: &str) -> Run {
     let options = MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let config = Config { harts: options.harts.unwrap_or(1), bootargs: append.into(), cache: options.cache, host: options.host, ..Config::default() };
-    let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let out = execute(&kernel_elf(), config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 0, "`{append}` exited {code}:\n{}", out.console);
     let json = console::result_json(&out.console).unwrap_or_else(|| panic!("`{append}` printed no RESULT:\n{}", out.console));
@@ -37,7 +46,7 @@ pub fn kernel(append: &str) -> Run {
 /// returns what it printed.
 pub fn boot_error(append: &str) -> String {
     let config = Config { bootargs: append.into(), ..Config::default() };
-    let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let out = execute(&kernel_elf(), config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 2, "`{append}` exited {code}:\n{}", out.console);
     out.console

@@ -141,35 +141,6 @@ fn rt_hog_and_the_fair_task_it_starves() {
     Comparison::check_all(&all);
 }
 
-/// CPU time `name` got in each of its periods, counted from its first run.
-fn cpu_per_period(r: &Run, name: &str, period: u64) -> Vec<u64> {
-    use runqueue_report::Kind;
-    let tid = r.task(name).tid;
-    let mine: Vec<_> = r.events.iter().filter(|e| e.tid == tid && e.time_ns >= r.start_ns() && matches!(e.kind, Kind::In | Kind::Out)).collect();
-    let first = mine.iter().find(|e| e.kind == Kind::In).expect("it ran").time_ns;
-    let mut per = Vec::new();
-    let mut since = None;
-    for e in mine {
-        match (e.kind, since) {
-            (Kind::In, _) => since = Some(e.time_ns),
-            (Kind::Out, Some(from)) => {
-                // A stint that crosses a period's start is split at it.
-                let mut at: u64 = from;
-                while at < e.time_ns {
-                    let window = ((at - first) / period) as usize;
-                    let end = (first + (window as u64 + 1) * period).min(e.time_ns);
-                    per.resize(per.len().max(window + 1), 0);
-                    per[window] += end - at;
-                    at = end;
-                }
-                since = None;
-            }
-            _ => {}
-        }
-    }
-    per
-}
-
 #[test]
 #[ignore = "needs `make linux`"]
 fn constrained_deadline_task() {
@@ -178,8 +149,8 @@ fn constrained_deadline_task() {
         let args = "workload=deadline wl.period_us=10000 wl.runtime_us=2000 wl.deadline_us=2000 wl.work_pct=190 wl.sleep_us=1000 wl.run_ms=200";
         let (o, l) = pair(ours, version, args);
         let mut c = Comparison::new(&format!("constrained SCHED_DEADLINE task (2 ms per 10 ms, D 2 ms), 1 hart, {ours} vs {version}"));
-        let most = |r: &Run| *cpu_per_period(r, "job0", 10_000_000).iter().max().unwrap() as f64 / 1e6;
-        let over = |r: &Run| cpu_per_period(r, "job0", 10_000_000).iter().filter(|&&ns| ns > 2_050_000).count() as f64;
+        let most = |r: &Run| *r.cpu_per_period("job0", 10_000_000).iter().max().unwrap() as f64 / 1e6;
+        let over = |r: &Run| r.cpu_per_period("job0", 10_000_000).iter().filter(|&&ns| ns > 2_050_000).count() as f64;
         c.figure("most CPU in a period", "ms", most(&o), most(&l), Within::Abs(0.1));
         c.figure("periods over the 2 ms reservation", "", over(&o), over(&l), Within::Abs(0.0));
         all.push(c);

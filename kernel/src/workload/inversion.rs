@@ -17,6 +17,11 @@
 //! works `wl.cs_us` holding both. The high task then waits for `low`, which waits for `inner`.
 //! `wl.nest=2` has `inner` take the two mutexes in the opposite order, half its section apart:
 //! a deadlock, which stops the kernel with the cycle named (`mutex.rs`).
+//!
+//! `wl.rivals=N` adds N fair tasks (`rival0..`, created last) that ask for the first mutex one
+//! after another while `low` holds it, a sixteenth of the section apart from a quarter in, and
+//! hold it for `wl.high_cs_us`: the order in which waiters of one class get the lock
+//! (`mutex.rs`: fair ones first come, first served, whatever their nice).
 
 use super::{Spawner, WorkloadSpec, get};
 use crate::args::{ArgError, Kind, Settings, Tunable};
@@ -40,6 +45,7 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
         Tunable { name: "wl.high_cs_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "200", unit: "us", help: "the high task's own time holding the lock; it asks half way into the low task's section" },
         Tunable { name: "wl.periods", kind: Kind::Int { min: 1, max: 10_000 }, default: "20", unit: "periods", help: "how many periods the tasks run" },
         Tunable { name: "wl.nest", kind: Kind::Int { min: 0, max: 2 }, default: "0", unit: "", help: "1: the low task, holding the lock, also waits for a second lock a fourth task (inner) holds: a chain of owners; 2: inner takes the two locks in the opposite order: a deadlock, which stops the kernel" },
+        Tunable { name: "wl.rivals", kind: Kind::Int { min: 0, max: 8 }, default: "0", unit: "tasks", help: "fair tasks that ask for the lock one after another while the low task holds it (a sixteenth of its section apart from a quarter in), each holding it wl.high_cs_us" },
     ],
     spawn: |s: &Settings, sp: &mut Spawner| {
         let us = |name| get(s, name) * 1000;
@@ -61,6 +67,9 @@ pub const SPEC: WorkloadSpec = WorkloadSpec {
             1 => sp.spawn_with(Params::FAIR, "inner", None, periodic, &[period, 0, cs, periods, inner, NO_MUTEX]).map(drop)?,
             2 => sp.spawn_with(Params::FAIR, "inner", None, crossing, &[period, 0, cs, periods, inner, m]).map(drop)?,
             _ => {}
+        }
+        for k in 0..get(s, "wl.rivals") {
+            sp.spawn_with(Params::FAIR, "rival", Some(k as usize), periodic, &[period, cs / 4 + k * cs / 16, high_cs, periods, m, NO_MUTEX])?;
         }
         Ok(())
     },
