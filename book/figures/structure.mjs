@@ -4,9 +4,10 @@
 // used in no chapter before the one that teaches it; the index, whose every link lands on a
 // section that speaks of its term.
 //
-//   node book/figures/structure.mjs [--count]
+//   node book/figures/structure.mjs [--count] [--write-index]
 //
-// checks the book and prints the problems, or counts prompts, folds and claims per chapter.
+// checks the book and prints the problems; --count also counts prompts, folds, claims and minutes
+// per chapter; --write-index first rewrites the index from the glossary and the chapters.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -192,11 +193,14 @@ export function glossaryEntries(text) {
   return out;
 }
 
-const paragraphs = (text) => prose(text).split(/\n\s*\n/);
+// A chapter's paragraphs, prose only: no code, no comments, and no headings (a heading names
+// what the section's paragraphs then say).
+const paragraphs = (text) => prose(text).split(/\n\s*\n/).map((p) => p.replace(/^#{1,6} .*$/gm, "")).filter((p) => p.trim());
 
 /** Checks the glossary against the chapters: every entry has an explicit id, a pattern and the
  *  chapter that teaches it; that chapter uses the term and lists it among its key terms; no
- *  chapter before it uses it, unless the paragraph links to the chapter that teaches it. */
+ *  chapter before it uses it, unless the paragraph points forward to the chapter that teaches it
+ *  or to a later one that uses it. */
 export function glossaryProblems(pages, order) {
   const problems = [];
   const byFile = new Map(pages.map((p) => [p.file, p.text]));
@@ -217,9 +221,12 @@ export function glossaryProblems(pages, order) {
     if (!matches(prose(taughtText), e.pattern)) problems.push(`${where}: ${e.taught} never uses the term it is said to teach`);
     const terms = keyTermLinks(taughtText);
     if (!terms.includes(e.id)) problems.push(`${where}: ${e.taught} teaches it but does not list it among its key terms`);
+    // A forward mention is fine when it points forward: a link to the chapter that teaches the
+    // term, or to a later one that uses it.
+    const ahead = lessons.slice(lessons.indexOf(e.taught)).filter((f) => matches(prose(byFile.get(f)), e.pattern));
     for (const file of lessons.slice(0, lessons.indexOf(e.taught))) {
       for (const para of paragraphs(byFile.get(file))) {
-        if (!matches(para, e.pattern) || para.includes(`](${e.taught}`)) continue;
+        if (!matches(para, e.pattern) || ahead.some((f) => para.includes(`](${f}`))) continue;
         const line = byFile.get(file).slice(0, byFile.get(file).indexOf(para.trim().split("\n")[0])).split("\n").length;
         problems.push(`${file}:${line}: uses "${e.term}" before ${e.taught} teaches it (link to that chapter, or move the sentence)`);
       }
@@ -282,6 +289,49 @@ export function indexProblems(pages) {
   return problems;
 }
 
+// The sections an index entry may point to: the lesson itself, not its frame.
+const FRAME = /^(Learning objectives|Summary|Key terms|Questions)$/;
+const INDEX_CHAPTERS = 6;
+
+/** The index page, written from the glossary and the chapters: for each term, the first section
+ *  of the chapter that teaches it to use the term, then the first section of each other chapter
+ *  that does, in reading order, at most INDEX_CHAPTERS in all. Each section's own text (to the
+ *  next heading) is looked at, so an entry points to where the term is discussed. */
+export function indexMarkdown(pages, order) {
+  const byFile = new Map(pages.map((p) => [p.file, p]));
+  const lessons = order.map((o) => o.file).filter(isLesson);
+  const entries = glossaryEntries(byFile.get(GLOSSARY).text);
+  const ownText = (text, h) => {
+    const lines = text.split("\n");
+    const next = headings(text).find((o) => o.line > h.line);
+    return prose(lines.slice(h.line, next ? next.line - 1 : lines.length).join("\n"));
+  };
+  const firstSection = (file, pattern) => {
+    const { text, title } = byFile.get(file);
+    const h = headings(text).find((o) => o.level > 1 && o.explicit && !FRAME.test(o.title) && matches(ownText(text, o), pattern));
+    return h && `[${title}: ${h.title.replace(/`/g, "")}](${file}#${h.id})`;
+  };
+  const out = ["# Index", "", INDEX_INTRO, ""];
+  let letter = null;
+  for (const e of entries) {
+    const first = e.term.replace(/[^A-Za-z0-9]/g, "")[0].toUpperCase();
+    const head = /\d/.test(first) ? "0–9" : first;
+    if (head !== letter) out.push(`## ${(letter = head)}`, "");
+    const files = [e.taught, ...lessons.filter((f) => f !== e.taught)];
+    const links = files.map((f) => firstSection(f, e.pattern)).filter(Boolean).slice(0, INDEX_CHAPTERS);
+    out.push(`- [${e.term}](glossary.md#${e.id}): ${links.join("; ")}`);
+    const last = out.length - 1;
+    if (out[last + 1] === undefined && entries[entries.indexOf(e) + 1]) {
+      const nextFirst = entries[entries.indexOf(e) + 1].term.replace(/[^A-Za-z0-9]/g, "")[0].toUpperCase();
+      if ((/\d/.test(nextFirst) ? "0–9" : nextFirst) !== letter) out.push("");
+    }
+  }
+  return out.join("\n").trimEnd() + "\n";
+}
+
+const INDEX_INTRO = `Each term of the [glossary](glossary.md), with the sections that use it: first the one that
+teaches it, then the first section of each other chapter that uses it, in reading order.`;
+
 // ---- the whole book ---------------------------------------------------------------------------
 
 /** Every chapter's markdown in reading order: [{file, title, text}]. */
@@ -315,6 +365,10 @@ export function checkStructure(srcDir = SRC) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--write-index")) {
+    fs.writeFileSync(path.join(CHAPTERS, INDEX), indexMarkdown(bookChapters(), readingOrder()));
+    console.log(`structure: wrote chapters/${INDEX}`);
+  }
   const { problems, counts } = checkStructure();
   if (process.argv.includes("--count")) {
     console.log("prompts  folds  claims  minutes  chapter");
