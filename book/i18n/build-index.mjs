@@ -8,8 +8,9 @@ import { entry } from "./search.js";
 import { searchSynonyms } from "./catalog.mjs";
 
 export const INDEX_FILE = "cjk-search.json";
-// Pages that repeat or frame the others; the widget's own folder holds no chapters.
-const SKIP = new Set(["print.html", "404.html", "toc.html"]);
+// Pages that repeat or frame the others (the index only lists other pages' sections); the
+// widget's own folder holds no chapters.
+const SKIP = new Set(["print.html", "404.html", "toc.html", "book-index.html"]);
 
 function pages(root, dir = root) {
   return fs.readdirSync(dir, { withFileTypes: true })

@@ -138,7 +138,7 @@ const SEARCHES = [
   ["hart", "chapters/11-many-cores.html"],
   ["截止期限", "chapters/10-deadline.html"],
   ["滞后量", "chapters/08-eevdf.html"],
-  ["优先级反转", "chapters/09-realtime.html"],
+  ["优先级反转", "chapters/09b-inversion.html"],
 ];
 
 test("the Chinese search finds the right chapter first, and keeps the case of its snippets", () => {
