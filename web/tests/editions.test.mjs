@@ -24,7 +24,7 @@ let site;
 let chapters;
 // The pages of the book that hold no experiment; every other chapter page runs one.
 const BACK_MATTER = new Set(["appendix-seeds.html", "bibliography.html", "book-index.html", "glossary.html"]);
-const hasExperiment = (prefix, chapter) => readFileSync(join(SITE, prefix, "chapters", chapter), "utf8").includes("rq-experiment");
+const hasExperiment = (prefix, chapter) => readFileSync(join(SITE, prefix, "chapters", chapter), "utf8").includes('class="rq-experiment"');
 // The RESULT of every experiment the build ran, by command line (book/figures/generate.mjs).
 let built;
 before(async () => {
