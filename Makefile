@@ -57,7 +57,7 @@ kernel: setup-rust
 	cd kernel && $(CARGO) build --release --target-dir $(TARGET_DIR)/riscv
 
 ## Test: everything, as CI runs it.
-test: setup test-rust test-qemu test-determinism test-bundle test-web test-figures test-target-dir
+test: setup test-rust test-qemu test-linux test-determinism test-bundle test-web test-engines test-figures test-target-dir
 	@echo "make test: all suites passed"
 
 test-rust: build
