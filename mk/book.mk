@@ -1,8 +1,10 @@
 # The book (book/, po/): `figures` runs every experiment the chapters quote with the native CLI
 # and checks the book's claims on them (book/figures/claims.mjs); `book` builds the English edition
 # in book/build and the Chinese one in book/build/zh-CN, each with the widget's files, and checks
-# the links of both. Both need `node`, like the web build. `test-figures` tests the generator, and
-# the claims on the figures it made (one perturbed figure must fail its chapter).
+# the links of both. Both need `node`, like the web build. `figures` also checks the book's
+# structure (book/figures/structure.mjs: every prediction folds, each chapter's frame, the
+# glossary's order of teaching, the index). `test-figures` tests the generator, the claims on the
+# figures it made (one perturbed figure must fail its chapter) and the structure checks.
 
 I18N_HELPERS_VERSION := 0.4.0
 FIGURES_DIR := book/figures
@@ -26,6 +28,7 @@ ZH_TITLE := Runqueue：CPU 调度，现场运行
 
 figures: build
 	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
+	node $(FIGURES_DIR)/structure.mjs
 
 test-figures: figures
 	node --test $(FIGURES_DIR)/
