@@ -11,7 +11,7 @@ LINUX_APT := linux-source-6.12 linux-source-6.1 gcc-riscv64-linux-gnu make bc fl
 # updates): setup-linux adds that suite beside the machine's own sources.
 BACKPORTS := /etc/apt/sources.list.d/runqueue-bookworm-backports.sources
 
-.PHONY: setup-linux linux test-linux test-linux-native test-linux-qemu
+.PHONY: setup-linux linux test-linux test-linux-native test-linux-qemu test-fidelity
 
 setup-linux:
 	@dpkg -s $(LINUX_APT) >/dev/null 2>&1 || { \
@@ -31,7 +31,7 @@ linux: setup-linux
 	@out=$$(linux/build-initramfs.sh | tail -1) && ln -sfn "$$out" $(LINUX_DIR)/initramfs
 	@for d in $(LINUX_DIR)/linux-* $(LINUX_DIR)/initramfs; do echo "$$d -> $$(readlink $$d)"; done
 
-test-linux: test-linux-native test-linux-qemu
+test-linux: test-linux-native test-linux-qemu test-fidelity
 
 # Every workload on both kernels natively, determinism, ftrace, Linux's interfaces
 # (emulator/cli/tests/linux.rs; its tests are ignored unless asked for, as they need `make linux`).
@@ -42,3 +42,14 @@ test-linux-native: linux build
 # reaches its RESULT line there too.
 test-linux-qemu: linux
 	./scripts/linux-qemu.sh $(LINUX_DIR)
+
+# The comparison suite (kernel/claims/tests/fidelity.rs): the same workloads on the teaching
+# kernel and on Linux 6.1 / 6.12, each figure within its justified tolerance or marked a known
+# divergence. Linux's runs are cached in ~/.cache/runqueue/fidelity by the hash of kernel,
+# initramfs, arguments and machine (a cold run boots Linux 24 times). The table of every figure
+# goes to $(TARGET_DIR)/fidelity.md.
+test-fidelity: linux build
+	@rm -f $(TARGET_DIR)/fidelity.md
+	RUNQUEUE_LINUX_DIR=$(LINUX_DIR) RUNQUEUE_FIDELITY_TABLE=$(TARGET_DIR)/fidelity.md \
+	  $(CARGO) test --release -p runqueue-kernel-claims --test fidelity -- --ignored --test-threads=2
+	@echo "table of the comparisons: $(TARGET_DIR)/fidelity.md"

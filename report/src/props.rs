@@ -552,12 +552,23 @@ mod tests {
         let v = dl_within_budget(&parse(&over).unwrap(), &budget, 0).unwrap_err();
         assert_eq!((v.rule, v.time_ns), ("deadline task over budget", 1100));
     }
+    #[test]
+    fn u_follows_only_a_warp_that_l_ended() {
+        // Warped at 0, unwarped by a sleep at 10 (wst=3): warping again at 20 is allowed.
+        let slept = "T 0 0 in 1 warp=5 wst=1\nT 10 0 out 1 why=sleep ran=10\nT 10 0 state 1 warp=0 wst=3\nT 20 0 wake 1 warp=5 wst=1\n";
+        assert_eq!(bvt_warp_limits(&parse(slept).unwrap(), 0, 100, 0), Ok(()));
+        // Unwarped by L at 10 (wst=2): warping again before U = 100 is not.
+        let limited = slept.replace("wst=3", "wst=2");
+        let v = bvt_warp_limits(&parse(&limited).unwrap(), 0, 100, 0).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("BVT warped again before U", 20));
+    }
 }
 
 /// BVT's warp limits (Duda and Cheriton), from the `warp=` a task shows on `new`, `in`, `wake`
 /// and `state` events (W while warped, 0 otherwise): a task runs warped for at most `limit_ns`
-/// (L; 0 = no limit) of CPU time plus `grace_ns` (the tick that notices it), and once unwarped
-/// it warps again no sooner than `unwarp_ns` (U) later.
+/// (L; 0 = no limit) of CPU time plus `grace_ns` (the tick that notices it), and once L has
+/// unwarped it (`wst=2`) it warps again no sooner than `unwarp_ns` (U) later; a warp that ended
+/// in a sleep (`wst=3`) may come back at the next wakeup.
 pub fn bvt_warp_limits(events: &[Event], limit_ns: u64, unwarp_ns: u64, grace_ns: u64) -> Result<(), Violation> {
     // Per task: warped now, CPU time run in this warp before its current stint, when its
     // current stint began (if running), when its last warp ended.
@@ -599,7 +610,11 @@ pub fn bvt_warp_limits(events: &[Event], limit_ns: u64, unwarp_ns: u64, grace_ns
                 });
             }
         } else if was {
-            ended.insert(e.tid, t);
+            if e.num("wst") == Some(2) {
+                ended.insert(e.tid, t);
+            } else {
+                ended.remove(&e.tid);
+            }
             warped_cpu.remove(&e.tid);
         }
     }

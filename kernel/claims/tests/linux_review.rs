@@ -188,3 +188,15 @@ fn a_preempt_rt_host_runs_softirq_work_below_a_fifo_99_vcpu() {
     assert!(!rt_by.contains_key("rcu-softirq") && rt_by.get("irq").is_none_or(|&ns| ns <= 2_000), "PREEMPT_RT host's steals: {rt_by:?}");
     assert!(rt * 3 < stock, "worst latency: {rt} ns on PREEMPT_RT, {stock} ns on a stock host");
 }
+
+/// `sched_slice` with `sysctl_sched_idle_min_granularity` (5.15 to 6.5): a SCHED_IDLE task
+/// queued beside a task that is not idle gets at least 0.75 ms, a constant that does not scale
+/// with the CPU count, where the others get the scaled minimum granularity (2.25 ms on 4 CPUs).
+/// Beside a hog on one hart of four its weight (3) gives it far less than either, so it runs
+/// 0.75 ms each turn and is preempted at the first 100 us tick after.
+#[test]
+fn a_sched_idle_task_gets_the_idle_minimum_granularity() {
+    let run = kernel("sched=cfs workload=spin wl.tasks=2 wl.run_ms=2000 smp=4 affinity=4,4 tick_us=100 policy=normal,idle");
+    let stints = preempted_stints(&run, 2);
+    assert!(stints.len() >= 5 && (750_000..=860_000).contains(&median(&stints)), "the SCHED_IDLE task's stints: {stints:?}");
+}

@@ -22,9 +22,11 @@
 use crate::Where;
 use crate::fair_policy::{self, scaled, wakeup_verdict};
 use core::cell::Cell;
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, FairPolicy, Fields, Kind, MAX_ENTITIES, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 const NICE_0_LOAD: u64 = 1024;
+/// `sysctl_sched_idle_min_granularity` (5.15-6.5): not scaled with the CPU count.
+const IDLE_MIN_GRANULARITY: u64 = 750_000;
 
 /// `sched_prio_to_weight`: nice -20 ..= 19; each step is about 10 % of CPU share.
 const WEIGHTS: [u64; 40] = [
@@ -101,13 +103,15 @@ pub const SPEC: SchedSpec<Cfs> = SchedSpec {
 struct Entity {
     vruntime: u64,
     weight: u64,
+    /// A SCHED_IDLE task.
+    idle: bool,
     place: Where,
     /// Enqueue order: equal vruntimes run first come, first served.
     seq: u64,
 }
 
 impl Entity {
-    const NONE: Entity = Entity { vruntime: 0, weight: NICE_0_LOAD, place: Where::Off, seq: 0 };
+    const NONE: Entity = Entity { vruntime: 0, weight: NICE_0_LOAD, idle: false, place: Where::Off, seq: 0 };
 }
 
 /// `cfs_rq->next`, `->last` and `->skip`. Cells: a wakeup that preempts sets the next and last
@@ -176,12 +180,15 @@ impl Cfs {
     }
 
     /// `sched_slice`: this task's share of the period, in real time (`__sched_period`, then
-    /// its weight's part of the queue's; with BASE_SLICE never below the minimum granularity).
+    /// its weight's part of the queue's; with BASE_SLICE never below the minimum granularity,
+    /// which for a SCHED_IDLE task beside others is `sysctl_sched_idle_min_granularity`).
     fn slice(&self, tid: Tid) -> u64 {
         let (nr, total) = self.load(tid);
         let period = if nr > self.nr_latency { nr * self.min_gran } else { self.latency };
         let slice = period * self.entity[tid].weight / total.max(1);
-        if self.has(BASE_SLICE) { slice.max(self.min_gran) } else { slice }
+        let all_idle = self.entity.iter().all(|e| e.place == Where::Off || e.idle);
+        let min = if self.entity[tid].idle && !all_idle { IDLE_MIN_GRANULARITY } else { self.min_gran };
+        if self.has(BASE_SLICE) { slice.max(min) } else { slice }
     }
 
     /// The queued task with the smallest (vruntime, seq) that `ok` accepts, skipping `skip`.
@@ -237,6 +244,7 @@ impl Scheduler for Cfs {
         match why {
             Enqueue::New => {
                 self.entity[tid].weight = fair_policy::weight(task.nice, task.policy);
+                self.entity[tid].idle = task.policy == FairPolicy::Idle;
                 self.place(tid, true);
             }
             Enqueue::Wakeup => self.place(tid, false),
@@ -354,7 +362,7 @@ impl Scheduler for Cfs {
     fn detach(&mut self, task: &Task, _queued: bool, _now: u64) -> Option<Carry> {
         let e = &mut self.entity[task.tid];
         e.place = Where::Off;
-        let carry = Carry([e.vruntime as i64 - self.min_vruntime as i64, e.weight as i64, 0, 0, 0, 0]);
+        let carry = Carry([e.vruntime as i64 - self.min_vruntime as i64, e.weight as i64, e.idle as i64, 0, 0, 0]);
         self.buddies.clear(task.tid);
         self.update_min_vruntime();
         Some(carry)
@@ -362,11 +370,11 @@ impl Scheduler for Cfs {
 
     /// ...and back to absolute against the new queue's.
     fn attach(&mut self, task: &Task, carry: Carry, queued: bool, _now: u64) {
-        let [rel, weight, ..] = carry.0;
+        let [rel, weight, idle, ..] = carry.0;
         self.seq += 1;
         let place = if queued { Where::Queued } else { Where::Off };
         let vruntime = (self.min_vruntime as i64 + rel).max(0) as u64;
-        self.entity[task.tid] = Entity { vruntime, weight: weight as u64, place, seq: self.seq };
+        self.entity[task.tid] = Entity { vruntime, weight: weight as u64, idle: idle != 0, place, seq: self.seq };
         self.update_min_vruntime();
     }
 }

@@ -444,6 +444,10 @@ impl Kernel {
             return;
         }
         self.smp.idle_stamp[local] = Some(now);
+        // Idle, it balances at every tick from now on, not at its busy interval, whether this
+        // pass runs or not (`update_next_balance` on the way out).
+        let next = &mut self.smp.next_balance[local];
+        *next = (*next).min(now + self.tick_ns);
         let domain = self.domain();
         let overload = (0..self.harts).any(|h| domain & (1 << h) != 0 && self.crowded(h));
         if now > self.smp.newidle_cost_at + 1_000_000_000 {
@@ -500,11 +504,6 @@ impl Kernel {
         let domain = self.domain();
         if domain & (1 << local) == 0 || self.smp.balance_ns == 0 {
             return;
-        }
-        if pass == Move::NewIdle {
-            // An idle hart balances at every tick from now on, not at its busy interval.
-            let next = &mut self.smp.next_balance[local];
-            *next = (*next).min(now + self.tick_ns);
         }
         let idle = self.idle(local);
         let key = |h: usize| {
