@@ -32,7 +32,9 @@ mod workload;
 
 use args::Settings;
 use core::sync::atomic::Ordering;
-use dispatch::{KERNEL, RunInfo};
+use dispatch::{KERNEL, Kernel, RunInfo};
+use lock::Guard;
+use workload::Plan;
 
 /// Exit codes: 0 done, 2 bad arguments (`docs/platform.md`), 3 a kernel or machine fault.
 const EXIT_BAD_ARGS: u32 = 2;
@@ -77,20 +79,33 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
         boot.mem_bytes >> 20
     );
 
-    dispatch::start_workload();
-    {
-        let mut k = KERNEL.lock();
-        let run = RunInfo { args: settings.args, sched: settings.sched.name(), workload: settings.workload.name, smp, seed: settings.int("seed") as u64 };
-        let configured = k.configure(&settings, run, tick_us * 1000, smp_settings);
-        let spawned = configured.and_then(|_| (settings.workload.spawn)(&settings, &mut workload::Spawner::new(&mut k, &settings)));
-        if let Err(e) = spawned {
-            drop(k);
-            fail(EXIT_BAD_ARGS, format_args!("error: {e}"));
-        }
+    let mut k = KERNEL.lock();
+    let run = RunInfo { args: settings.args, sched: settings.sched.name(), workload: settings.workload.name, smp, seed: settings.int("seed") as u64 };
+    let configured = k.configure(&settings, run, tick_us * 1000, smp_settings);
+    let mut spawner = workload::Spawner::new(&mut k, &settings);
+    let planned = configured.and_then(|_| (settings.workload.spawn)(&settings, &mut spawner));
+    let plan = spawner.plan();
+    if let Err(e) = planned {
+        drop(k);
+        fail(EXIT_BAD_ARGS, format_args!("error: {}", e));
     }
+    start(k, plan, &boot.hart_ids[..boot.cpus], hart_id, smp)
+}
 
-    // Logical harts 1.. are the device tree's other cpus, in order.
-    let others = boot.hart_ids[..boot.cpus].iter().filter(|&&id| id != hart_id);
+/// Everything from the workload's start on: waits for it (`dispatch::start_workload`, a fixed
+/// time), creates the planned tasks, starts logical harts 1..`smp` on the device tree's other
+/// cpus (`ids`), in order, and runs the scheduler on this one. Never inlined: merged into the
+/// boot's code, it would be compiled differently whenever that code changed, and cost a few
+/// instructions more or less after the start, where every instruction shows in the figures.
+#[inline(never)]
+fn start(mut k: Guard<'static, Kernel>, plan: Plan, ids: &[usize], boot_hart: usize, smp: usize) -> ! {
+    dispatch::start_workload();
+    let created = plan.create(&mut k);
+    drop(k);
+    if let Err(e) = created {
+        fail(EXIT_BAD_ARGS, format_args!("error: {}", e));
+    }
+    let others = ids.iter().filter(|&&id| id != boot_hart);
     for (index, &id) in (1..smp).zip(others) {
         hart::get(index).hart_id.store(id, Ordering::Relaxed);
         if let Err(err) = sbi::hart_start(id, arch::secondary_start as *const () as usize, index) {

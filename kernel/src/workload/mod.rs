@@ -17,7 +17,7 @@ mod yield_speed;
 
 use crate::args::{ArgError, IntList, Kind, Settings, Tunable};
 use crate::dispatch::Kernel;
-use crate::task::{Args, Class, Entry, FairPolicy, Params, Tid};
+use crate::task::{Args, Class, Entry, FairPolicy, MAX_TASKS, Params, Tid};
 
 pub struct WorkloadSpec {
     pub name: &'static str,
@@ -42,14 +42,30 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     inversion::SPEC,
 ];
 
-/// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
-/// the command line (`nice=`, `rtprio=`, `warp_us=`, `affinity=`, `arrive_ms=`, `tickets=`,
-/// `slice_us=`, `policy=`) over the parameters the workload chose for it.
+/// Plans a workload's tasks (`plan` hands them over, `Plan::create` creates them when the
+/// workload starts). The n-th task
+/// gets the n-th value of each per-task list on the command line (`nice=`, `rtprio=`,
+/// `warp_us=`, `affinity=`, `arrive_ms=`, `tickets=`, `slice_us=`, `policy=`) over the
+/// parameters the workload chose for it.
 pub struct Spawner<'a> {
     kernel: &'a mut Kernel,
     lists: [IntList; 8],
     rr: bool,
+    plan: Plan,
     spawned: usize,
+}
+
+/// The tasks a workload asked for, in order.
+pub struct Plan([Option<Planned>; MAX_TASKS]);
+
+/// A task a workload asked for.
+#[derive(Clone, Copy)]
+struct Planned {
+    name: &'static str,
+    index: Option<usize>,
+    params: Params,
+    entry: Entry,
+    args: Args,
 }
 
 impl<'a> Spawner<'a> {
@@ -58,19 +74,24 @@ impl<'a> Spawner<'a> {
             if settings.given(name) { settings.list(name) } else { IntList::EMPTY }
         };
         let lists = [given("nice"), given("rtprio"), given("warp_us"), given("affinity"), given("arrive_ms"), given("tickets"), given("slice_us"), given("policy")];
-        Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, spawned: 0 }
+        Spawner { kernel, lists, rr: settings.int("rtpolicy") == 1, plan: Plan([None; MAX_TASKS]), spawned: 0 }
     }
 
-    /// Creates a fair task running `entry` with `args` (zero-filled to the full array).
-    pub fn spawn(&mut self, name: &str, index: Option<usize>, entry: Entry, args: &[u64]) -> Result<(), ArgError> {
+    /// Plans a fair task running `entry` with `args` (zero-filled to the full array).
+    pub fn spawn(&mut self, name: &'static str, index: Option<usize>, entry: Entry, args: &[u64]) -> Result<(), ArgError> {
         self.spawn_with(Params::FAIR, name, index, entry, args).map(|_| ())
     }
 
-    /// Creates a task with the workload's `params`, overridden by the command line's lists.
-    pub fn spawn_with(&mut self, mut params: Params, name: &str, index: Option<usize>, entry: Entry, args: &[u64]) -> Result<Tid, ArgError> {
+    /// Plans a task with the workload's `params`, overridden by the command line's lists; the
+    /// tid it will have.
+    pub fn spawn_with(&mut self, mut params: Params, name: &'static str, index: Option<usize>, entry: Entry, args: &[u64]) -> Result<Tid, ArgError> {
         let mut full: Args = [0; 6];
         full[..args.len()].copy_from_slice(args);
         let n = self.spawned;
+        let tid = self.kernel.count + 1 + n;
+        if tid >= MAX_TASKS {
+            return Err(ArgError::Invalid("workload", "too many tasks for the task table (at most 63)"));
+        }
         self.spawned += 1;
         let [nice, rtprio, warp, harts, arrive, tickets, slice, policy] = self.lists.map(|l| l.as_slice().get(n).copied());
         params.nice = nice.map_or(params.nice, |v| v as i32);
@@ -86,7 +107,13 @@ impl<'a> Spawner<'a> {
         params.arrive_ns = arrive.map_or(params.arrive_ns, |ms| ms as u64 * 1_000_000);
         params.tickets = tickets.map_or(params.tickets, |t| t as u32);
         params.slice_ns = slice.map_or(params.slice_ns, |us| us as u64 * 1000);
-        self.kernel.spawn(name, index, params, entry, full).map_err(|why| ArgError::Invalid("workload", why))
+        self.plan.0[n] = Some(Planned { name, index, params, entry, args: full });
+        Ok(tid)
+    }
+
+    /// The tasks planned.
+    pub fn plan(self) -> Plan {
+        self.plan
     }
 
     /// A new pipe of `capacity` bytes with `writers` writers for the workload's tasks.
@@ -97,6 +124,16 @@ impl<'a> Spawner<'a> {
     /// A new mutex for the workload's tasks (`mutex.rs`).
     pub fn mutex(&mut self) -> Result<usize, ArgError> {
         self.kernel.mutexes.create().ok_or(ArgError::Invalid("workload", "too many mutexes (at most 8)"))
+    }
+}
+
+impl Plan {
+    /// Creates the planned tasks, in order.
+    pub fn create(&self, kernel: &mut Kernel) -> Result<(), ArgError> {
+        for p in self.0.iter().flatten() {
+            kernel.spawn(p.name, p.index, p.params, p.entry, p.args).map_err(|why| ArgError::Invalid("workload", why))?;
+        }
+        Ok(())
     }
 }
 
