@@ -18,14 +18,15 @@ test-labs:
 	$(CARGO) test -p runqueue-grader
 	$(CARGO) test --release -p runqueue --test grader
 
-# The bundle holds the CLI, the kernel's source (the core the student's file is built into)
-# and the lab's tests; never the reference solution or the mutants.
+# The bundle holds the CLI, the kernel's source (the core the student's file is built into, and
+# the settings crates it is built with) and the lab's tests; never the reference solution or
+# the mutants.
 gradescope-bundle: build
 	rm -rf $(BUNDLE_DIR) && mkdir -p $(BUNDLE_DIR)/source/labs/$(LAB)
 	cp labs/bundle/setup.sh labs/bundle/run_autograder $(BUNDLE_DIR)/
 	cp $(RUNQUEUE) $(BUNDLE_DIR)/source/
 	echo $(LAB) > $(BUNDLE_DIR)/source/LAB
-	tar -C . --exclude=target --exclude=kernel/tests -chf - kernel | tar -C $(BUNDLE_DIR)/source -xf -
+	tar -C . --exclude=target --exclude=kernel/tests -chf - kernel settings emulator/settings | tar -C $(BUNDLE_DIR)/source -xf -
 	cp -r labs/$(LAB)/tests $(BUNDLE_DIR)/source/labs/$(LAB)/
 	cp -L labs/$(LAB)/skeleton.rs $(BUNDLE_DIR)/source/labs/$(LAB)/
 	$(if $(HIDDEN),cp -r $(HIDDEN) $(BUNDLE_DIR)/source/hidden)

@@ -20,7 +20,7 @@ import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec, runArgv } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
-import { normalizeCatalog } from "../widget/catalog.js";
+import { kernelCatalog } from "./kernel-catalog.mjs";
 import { targetDir } from "../../scripts/target-dir.mjs";
 
 const run = promisify(execFile);
@@ -92,20 +92,13 @@ function figure(exp, { result, events, fields, error, trace }) {
   return anchored(values);
 }
 
-async function readCatalog(cli) {
-  const { stdout } = await run(cli, ["run", "--append", "catalog"], { maxBuffer: 16 << 20 });
-  const line = stdout.split("\n").find((l) => l.startsWith("CATALOG "));
-  if (!line) throw new Error("the kernel printed no CATALOG line");
-  return normalizeCatalog(JSON.parse(line.slice("CATALOG ".length)), "en");
-}
-
 async function main() {
   const spec = parseSpec(fs.readFileSync(path.join(HERE, "experiments.json"), "utf8"));
   const seeds = parseSeeds(fs.readFileSync(path.join(HERE, "seeds.json"), "utf8"));
   const wrong = checkValues(seeds);
   if (wrong.length) throw new Error(`seeds.json has figures that are not what their source says:\n  ${wrong.join("\n  ")}`);
   const cli = cliPath();
-  const catalog = await readCatalog(cli);
+  const catalog = kernelCatalog(cli);
   // A run that needs a setting this kernel does not know yet is skipped (spec.mjs, `needs`).
   const pending = spec.experiments.filter((e) => e.needs !== undefined && !catalog.tunables.has(e.needs));
   for (const exp of spec.experiments) if (!pending.includes(exp)) exp.args = canonical(exp.args, catalog);

@@ -1,7 +1,7 @@
 // The kernel's own description of its schedulers, workloads and tunables (`CATALOG {json}`,
-// saved at build time as catalog.json), and the kernel command lines built from it. The
-// kernel's argument parser reads the same table, so the controls cannot drift from it.
-// Pure functions, no DOM: the unit tests run them in node.
+// saved at build time as catalog.json), and the kernel command lines built from it. Reading a
+// line is the kernel's own parser's work (`withReader`); this file only words what it finds
+// and spells settings back as a line. Pure functions, no DOM: the unit tests run them in node.
 
 import { CATALOG_ZH } from "./catalog-zh.js";
 import { pageLang } from "./strings.js";
@@ -49,6 +49,7 @@ function entries(list, what, help, text) {
       name: e.name,
       help: help(e.name) ?? e.help ?? "",
       tunables: (e.tunables ?? []).map((t) => tunable(t, e.name, text)),
+      queue: e.queue ?? null,
     };
   });
 }
@@ -81,83 +82,84 @@ export function normalizeCatalog(raw, lang = pageLang()) {
   }
   const pick = (list, name) => (list.some((e) => e.name === name) ? name : list[0].name);
   const defaults = { sched: pick(scheds, raw.defaults?.sched), workload: pick(workloads, raw.defaults?.workload) };
-  return { scheds, workloads, common, tunables: byName, maxHarts, defaults };
+  return { scheds, workloads, common, tunables: byName, maxHarts, defaults, classes: raw.classes ?? [] };
 }
 
-const inRange = (t, n) => (t.min === null || n >= t.min) && (t.max === null || n <= t.max);
-const range = (t) => `${t.min ?? "-∞"}..${t.max ?? "∞"}`;
+/**
+ * How the run-queue view orders and shows `sched`'s queue and the classes above it
+ * (`book/widget/rq-state.js`), as the policy itself states it in the catalog.
+ */
+export function queueViews(catalog, sched) {
+  return { fair: catalog.scheds.find((s) => s.name === sched)?.queue ?? null, classes: catalog.classes };
+}
 
-/** Why `value` is not acceptable for tunable `t`, or null. */
-export function checkValue(t, value) {
-  const bad = (why) => `${t.name}=${value} ${why}`;
-  switch (t.type) {
-    case "int":
-      if (!/^-?\d+$/.test(value)) return bad("is not a whole number");
-      return inRange(t, Number(value)) ? null : bad(`is outside ${range(t)}`);
-    case "list":
-      return value.split(",").every((v) => /^-?\d+$/.test(v) && inRange(t, Number(v))) ? null
-        : bad(`must be whole numbers in ${range(t)} separated by commas`);
-    case "features":
-      return value.split(",").every((v) => t.features.includes(v.replace(/^NO_/, ""))) ? null
-        : bad(`must be features separated by commas, each one of ${t.features.join(", ")}, or NO_ before one`);
-    case "choices":
-      return value.split(",").every((v) => t.choices.includes(v)) ? null
-        : bad(`must be names separated by commas, each one of ${t.choices.join(", ")}`);
-    case "fraction": {
-      const m = /^(\d+)(?:\/(\d+))?$/.exec(value);
-      const ok = m && (m[2] === undefined ? Number(m[1]) <= 1 : Number(m[2]) > 0 && Number(m[1]) <= Number(m[2]));
-      return ok ? null : bad("must be a fraction p/q between 0 and 1, or 0 or 1");
-    }
+const range = (p) => `${p.min ?? "-∞"}..${p.max ?? "∞"}`;
+
+/**
+ * One refused word in English, from what the kernel's parser says is wrong with it (`errors`
+ * of `runqueue_settings::reading`: which word, why, what is accepted). Only the wording is the
+ * page's; a translation words the same data.
+ */
+export function describeProblem(p, catalog) {
+  const bad = (why) => `${p.name}=${p.value} ${why}`;
+  switch (p.error) {
+    case "not-key-value":
+      return `"${p.word}" is not of the form name=value`;
+    case "unknown-sched":
+      return `sched=${p.value} is unknown; choose one of ${p.accepted.join(", ")}`;
+    case "unknown-workload":
+      return `workload=${p.value} is unknown; choose one of ${p.accepted.join(", ")}`;
+    case "unknown-key":
+      return p.elsewhere ? `${p.name} is not a setting of workload ${p.workload}` : `${p.name} is not a setting the kernel knows`;
+    case "duplicate":
+      return `${p.name} is given twice`;
+    case "bad-value":
+      if (p.name === "smp") return `smp=${p.value} must be a number of harts from 1 to ${catalog.maxHarts}`;
+      switch (p.type) {
+        case "int":
+          return bad(p.why === "not-integer" ? "is not a whole number" : `is outside ${range(p)}`);
+        case "list":
+          return bad(`must be whole numbers in ${range(p)} separated by commas`);
+        case "features":
+          return bad(`must be features separated by commas, each one of ${p.values.join(", ")}, or NO_ before one`);
+        case "choices":
+          return bad(`must be names separated by commas, each one of ${p.values.join(", ")}`);
+        case "fraction":
+          return bad("must be a fraction p/q between 0 and 1, or 0 or 1");
+        default:
+          return bad(`is not one of ${p.values.join(", ")}`);
+      }
     default:
-      if (t.values) return t.values.includes(value) ? null : bad(`is not one of ${t.values.join(", ")}`);
-      return /^[A-Za-z0-9_.,:+\/-]*$/.test(value) ? null : bad("contains characters the kernel does not accept");
+      return p.text ?? JSON.stringify(p);
   }
 }
 
 /**
- * Reads a kernel command line into settings {sched, workload, smp, tunables: Map}. Every
- * problem is collected into `errors` with a message that says what is accepted. Workload
- * tunables are checked against the chosen workload's table (workloads share names such as
- * `wl.tasks` with different limits); any scheduler's tunables are accepted, for compare mode.
+ * Reads a kernel command line into settings {sched, workload, smp, tunables: Map} over
+ * `defaults`, with the kernel's own parser (`catalog.read`, the page's wasm or `runqueue
+ * settings`: `withReader`). Every bad word is refused with a message that says what is
+ * accepted, and the rest applies. Workload tunables are checked against the chosen workload's
+ * table (workloads share names such as `wl.tasks` with different limits); any scheduler's
+ * tunables are accepted, for compare mode.
  */
 export function parseArgs(text, catalog, defaults = {}) {
-  const settings = {
-    sched: defaults.sched ?? catalog.defaults.sched,
-    workload: defaults.workload ?? catalog.defaults.workload,
-    smp: defaults.smp ?? 1,
-    tunables: new Map(defaults.tunables ?? []),
-  };
-  const errors = [];
-  const rest = [];
-  for (const word of String(text ?? "").split(/\s+/).filter(Boolean)) {
-    const eq = word.indexOf("=");
-    if (eq <= 0) {
-      errors.push(`"${word}" is not of the form name=value`);
-      continue;
-    }
-    const [key, value] = [word.slice(0, eq), word.slice(eq + 1)];
-    if (key === "sched" || key === "workload") {
-      const list = key === "sched" ? catalog.scheds : catalog.workloads;
-      if (list.some((e) => e.name === value)) settings[key] = value;
-      else errors.push(`${key}=${value} is unknown; choose one of ${list.map((e) => e.name).join(", ")}`);
-    } else if (key === "smp") {
-      const n = Number(value);
-      if (Number.isInteger(n) && n >= 1 && n <= catalog.maxHarts) settings.smp = n;
-      else errors.push(`smp=${value} must be a number of harts from 1 to ${catalog.maxHarts}`);
-    } else {
-      rest.push([key, value]);
-    }
-  }
-  const known = applicable(catalog, catalog.scheds.map((s) => s.name), settings.workload);
-  for (const [key, value] of rest) {
-    const t = known.find((k) => k.name === key);
-    const problem = t ? checkValue(t, value)
-      : catalog.tunables.has(key) ? `${key} is not a setting of workload ${settings.workload}`
-      : `${key} is not a setting the kernel knows`;
-    if (problem) errors.push(problem);
-    else settings.tunables.set(key, value);
-  }
-  return { settings, errors };
+  const tunables = [...(defaults.tunables ?? [])];
+  if (defaults.smp !== undefined) tunables.push(["smp", String(defaults.smp)]);
+  const base = { sched: defaults.sched ?? catalog.defaults.sched, workload: defaults.workload ?? catalog.defaults.workload, tunables };
+  const read = JSON.parse(catalog.read(String(text ?? ""), JSON.stringify(base)));
+  const set = new Map(read.tunables);
+  const smp = Number(set.get("smp") ?? 1);
+  set.delete("smp");
+  const settings = { sched: read.sched, workload: read.workload, smp, tunables: set };
+  return { settings, errors: read.errors.map((p) => describeProblem(p, catalog)) };
+}
+
+/**
+ * `catalog` with the kernel's parser to read command lines: `read(line, baseJson)` returns
+ * the reading's JSON (the page's `SettingsReader.read`, or `runqueue settings` in node).
+ */
+export function withReader(catalog, read) {
+  return Object.assign(catalog, { read });
 }
 
 /** The tunables that apply to the chosen scheduler(s) and workload. */

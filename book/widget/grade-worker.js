@@ -16,7 +16,7 @@ const ready = init();
 function runTest(grading, elf, i) {
   let session;
   try {
-    session = new Session(elf, 1, grading.bootargs(i));
+    session = new Session(elf, grading.bootargs(i));
   } catch (e) {
     postMessage({ type: "error", message: `this file is not a kernel the grader can boot (${e.message ?? e}). ` +
       "Drop the ELF that `make kernel` builds: target/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel." });

@@ -19,10 +19,10 @@ const MIN_COLS = 120;
 
 export class RunPane {
   /**
-   * `onChange(pane)` is called whenever the state or the progress changes; `bootargs` is the
-   * command line the pane will run, `scales` the axes it shares with the widget's other pane.
+   * `onChange(pane)` is called whenever the state or the progress changes; `run` is the run the
+   * pane will make (`plan`), `scales` the axes it shares with the widget's other pane.
    */
-  constructor(parent, title, bootargs, onChange, scales) {
+  constructor(parent, run, onChange, scales) {
     this.onChange = onChange;
     this.scales = scales;
     this.root = document.createElement("section");
@@ -40,13 +40,17 @@ export class RunPane {
     requestAnimationFrame(this.fit);
     addEventListener("resize", this.fit);
     this.terminal.onData((text) => this.worker?.postMessage({ type: "input", bytes: new TextEncoder().encode(text) }));
-    this.plan(title, bootargs);
+    this.plan(run);
   }
 
-  /** The run this pane will make: its title and command line; an idle pane redraws for it. */
-  plan(title, bootargs) {
+  /**
+   * The run this pane will make: its title, its command line, whether it traces, and how its
+   * queue is drawn (`queueViews`); an idle pane redraws for it.
+   */
+  plan({ title, bootargs, traceOff, views }) {
     this.heading.textContent = title;
     this.bootargs = bootargs;
+    this.planned = { traceOff, views };
     if (!this.state || this.state === "idle") this.clear();
   }
 
@@ -66,7 +70,7 @@ export class RunPane {
     this.shown = new ResultLineFilter(T.resultLine);
     this.terminal.reset();
     this.model = new RunModel();
-    const traceOff = /(^|\s)trace=off(\s|$)/.test(this.bootargs);
+    const { traceOff, views } = this.planned;
     // The charts are kept from run to run (making them anew costs the page a long frame).
     if (this.charts && traceOff === this.traceOff) this.charts.reset(this.model);
     else {
@@ -76,14 +80,13 @@ export class RunPane {
     this.traceOff = traceOff;
     this.lanes?.destroy();
     this.lanes = new LanesView(this.root, {
-      sched: () => /(?:^| )sched=(\S+)/.exec(this.bootargs ?? "")?.[1] ?? "",
+      views: () => views,
       charts: () => [this.charts.progress, this.charts.timeline],
     });
   }
 
-  /** Starts a fresh machine; it stays paused until `run` or `step`. */
-  boot({ elf, harts, bootargs, budget, ips, part, pressedAt }) {
-    this.bootargs = bootargs;
+  /** Starts a fresh machine for the planned run; it stays paused until `run` or `step`. */
+  boot({ elf, budget, ips, part, pressedAt }) {
     this.clear();
     this.pressedAt = pressedAt;
     this.state = "booting";
@@ -92,7 +95,7 @@ export class RunPane {
     this.worker.onerror = (e) => this.fail(T.workerFailed(e.message ?? T.unknownError));
     this.worker.postMessage({ type: "speed", ips });
     this.worker.postMessage({ type: "share", part });
-    this.worker.postMessage({ type: "boot", elf, harts, bootargs, budget, lang: pageLang() });
+    this.worker.postMessage({ type: "boot", elf, bootargs: this.bootargs, budget, lang: pageLang() });
     this.onChange(this);
   }
 

@@ -19,13 +19,13 @@ use crate::lock::SpinLock;
 use crate::mutex::{self, Mutexes};
 use crate::pipe::Pipes;
 use crate::sched::class::Classes;
-use crate::args::{Kind, Tunable};
 use crate::task::{self, Args, Class, Entry, FairPolicy, MAX_TASKS, Params, State, Task, Tid};
 use crate::{power, report, sbi, trace};
 pub use balance::Smp;
 use core::sync::atomic::{AtomicU64, Ordering};
-use runqueue_sched_api::Enqueue;
+use runqueue_sched_api::{self as api, Enqueue};
 use runqueue_sched_api::Line;
+use runqueue_settings::{ArgError, Choice, Int, Kind, Setting, Settings, Tunable, tunables};
 
 /// What the final report says about the run.
 #[derive(Clone, Copy)]
@@ -66,13 +66,27 @@ pub struct Kernel {
     idle_poll: bool,
 }
 
-pub const IDLE: Tunable = Tunable {
-    name: "idle",
-    kind: Kind::Choice(&["halt", "poll"]),
-    default: "halt",
-    unit: "",
-    help: "an idle hart halts (wfi) until an interrupt, or polls, as Linux's idle=poll: under a modelled host a halted vCPU gives its CPU back and pays to wake",
-};
+tunables! {
+    /// The scheduler tick.
+    pub const TICK;
+    pub TICK_US: Int = Setting::int(Tunable { name: "tick_us", kind: Kind::Int { min: 100, max: 100_000 }, default: "1000", unit: "us", help: "period of each hart's scheduler tick" });
+}
+
+tunables! {
+    /// What an idle hart does.
+    pub const IDLE;
+    /// `true`: it polls (`idle=poll`).
+    IDLE_POLL: Choice<bool> = Setting::choice(
+        Tunable {
+            name: "idle",
+            kind: Kind::Choice(&["halt", "poll"]),
+            default: "halt",
+            unit: "",
+            help: "an idle hart halts (wfi) until an interrupt, or polls, as Linux's idle=poll: under a modelled host a halted vCPU gives its CPU back and pays to wake",
+        },
+        &[false, true],
+    );
+}
 
 pub static KERNEL: SpinLock<Kernel> = SpinLock::new(Kernel {
     tasks: [Task::FREE; MAX_TASKS],
@@ -111,14 +125,14 @@ impl Kernel {
     }
 
     /// Installs the policy and the run's parameters; called once, before any task exists.
-    pub fn configure(&mut self, settings: &crate::args::Settings, run: RunInfo, tick_ns: u64, smp: Smp) -> Result<(), crate::args::ArgError> {
-        self.policy.configure(settings, smp.perhart)?;
-        self.mutexes.configure(settings.int("lock.pi") == 1);
+    pub fn configure(&mut self, settings: &Settings<'static>, run: RunInfo, tick_ns: u64, smp: Smp) -> Result<(), ArgError<'static>> {
+        self.policy.configure(settings, smp.perhart, &api::Run { harts: run.smp, tick_ns, seed: run.seed })?;
+        self.mutexes.configure(settings.get(&mutex::PI) == 1);
         self.harts = run.smp;
         self.run = run;
         self.tick_ns = tick_ns;
         self.smp = smp;
-        self.idle_poll = settings.int("idle") == 1;
+        self.idle_poll = settings.get(&IDLE_POLL);
         Ok(())
     }
 

@@ -8,13 +8,11 @@
 #![no_main]
 
 mod arch;
-mod args;
 mod catalog;
 mod console;
 mod dispatch;
 mod fdt;
 mod hart;
-mod json;
 mod latency;
 mod lock;
 mod mutex;
@@ -30,11 +28,14 @@ mod trap;
 mod work;
 mod workload;
 
-use args::Settings;
 use core::sync::atomic::Ordering;
 use dispatch::{KERNEL, Kernel, RunInfo};
 use lock::Guard;
 use workload::Plan;
+use runqueue_machine_settings::{SEED, SMP, TRACE};
+use runqueue_settings::Settings;
+use sched::Spec;
+use workload::WorkloadSpec;
 
 /// Exit codes: 0 done, 2 bad arguments (`docs/platform.md`), 3 a kernel or machine fault.
 const EXIT_BAD_ARGS: u32 = 2;
@@ -54,22 +55,24 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     if boot.bootargs.split_ascii_whitespace().any(|w| w == "catalog") {
         match catalog::print() {
             Ok(()) => power::exit(0),
-            Err(name) => fail(EXIT_FAULT, format_args!("catalog: the default of {name} does not parse")),
+            Err(name) => fail(EXIT_FAULT, format_args!("catalog: {name} is declared twice or its default does not parse")),
         }
     }
-    let settings = Settings::parse(boot.bootargs).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
-    let smp = settings.smp();
+    let settings = Settings::parse(boot.bootargs, &catalog::Kernel).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel))));
+    let (sched, work) = (Spec::chosen(&settings), WorkloadSpec::chosen(&settings));
+    let smp = settings.get(&SMP) as usize;
     if smp > boot.cpus {
         fail(EXIT_BAD_ARGS, format_args!("error: smp={smp} but the machine has {} hart(s)", boot.cpus));
     }
-    let smp_settings = dispatch::Smp::new(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
-    trace::configure(settings.trace_on(), boot.trace_device);
-    let tick_us = settings.int("tick_us") as u64;
+    let smp_settings = dispatch::Smp::new(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel))));
+    let trace_on = settings.get(&TRACE);
+    trace::configure(trace_on, boot.trace_device);
+    let tick_us = settings.get(&dispatch::TICK_US) as u64;
     println!(
         "runqueue-kernel: sched={} workload={} smp={smp} tick_us={tick_us} trace={} ram={} MiB",
-        settings.sched.name(),
-        settings.workload.name,
-        if !settings.trace_on() {
+        sched.name(),
+        work.name,
+        if !trace_on {
             "off"
         } else if boot.trace_device {
             "device"
@@ -80,14 +83,14 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     );
 
     let mut k = KERNEL.lock();
-    let run = RunInfo { args: settings.args, sched: settings.sched.name(), workload: settings.workload.name, smp, seed: settings.int("seed") as u64 };
+    let run = RunInfo { args: settings.args(), sched: sched.name(), workload: work.name, smp, seed: settings.get(&SEED) as u64 };
     let configured = k.configure(&settings, run, tick_us * 1000, smp_settings);
     let mut spawner = workload::Spawner::new(&mut k, &settings);
-    let planned = configured.and_then(|_| (settings.workload.spawn)(&settings, &mut spawner));
+    let planned = configured.and_then(|_| (work.spawn)(&settings, &mut spawner));
     let plan = spawner.plan();
     if let Err(e) = planned {
         drop(k);
-        fail(EXIT_BAD_ARGS, format_args!("error: {}", e));
+        fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel)));
     }
     start(k, plan, &boot.hart_ids[..boot.cpus], hart_id, smp)
 }
@@ -103,7 +106,7 @@ fn start(mut k: Guard<'static, Kernel>, plan: Plan, ids: &[usize], boot_hart: us
     let created = plan.create(&mut k);
     drop(k);
     if let Err(e) = created {
-        fail(EXIT_BAD_ARGS, format_args!("error: {}", e));
+        fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel)));
     }
     let others = ids.iter().filter(|&&id| id != boot_hart);
     for (index, &id) in (1..smp).zip(others) {

@@ -4,7 +4,7 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { checkValue, formatArgs, normalizeCatalog, parseArgs } from "../../book/widget/catalog.js";
+import { describeProblem, formatArgs, normalizeCatalog, parseArgs, withReader } from "../../book/widget/catalog.js";
 import { RunModel } from "../../book/widget/model.js";
 
 const RAW = {
@@ -45,45 +45,48 @@ test("the catalog puts prefixed tunables under their owner and keeps smp's limit
   assert.throws(() => normalizeCatalog(null), /no schedulers/);
 });
 
-test("command lines are parsed with a reason for every bad word", () => {
+test("the parser's problems are worded in English, with what is accepted", () => {
   const c = normalizeCatalog(RAW);
-  const { settings, errors } = parseArgs("sched=rr workload=spin smp=2 rr.slice_ms=7 wl.tasks=3", c);
-  assert.deepEqual(errors, []);
-  assert.equal(settings.sched, "rr");
-  assert.equal(settings.smp, 2);
-  assert.equal(settings.tunables.get("rr.slice_ms"), "7");
-  const bad = parseArgs("sched=nope smp=9 rr.slice_ms=0 trace=maybe bogus=1 loose wl.tasks=20", c).errors;
-  assert.equal(bad.length, 7);
-  assert.match(bad[0], /sched=nope is unknown; choose one of fifo, rr, cfs, sjf/);
-  assert.match(bad[1], /from 1 to 4/);
-  assert.match(bad[2], /not of the form/);
-  assert.match(bad[3], /outside 1\.\.100/);
-  assert.match(bad[4], /not one of on, off/);
-  assert.match(bad[5], /bogus is not a setting/);
-  assert.match(bad[6], /wl.tasks=20 is outside 2\.\.8/, "checked against the chosen workload's limits");
-  assert.deepEqual(parseArgs("workload=spin wl.tasks=20", c).errors, []);
-  const t = (name) => c.tunables.get(name);
-  assert.equal(checkValue(t("cfs.features"), "NO_FAIR_SLEEPERS,START_DEBIT"), null);
-  assert.match(checkValue(t("cfs.features"), "TURBO"), /each one of START_DEBIT, FAIR_SLEEPERS/);
-  assert.equal(checkValue(t("policy"), "normal,idle,batch"), null);
-  assert.match(checkValue(t("policy"), "normal,fifo"), /each one of normal, batch, idle/);
-  assert.equal(checkValue(t("nice"), "0,-5,19"), null);
-  assert.match(checkValue(t("nice"), "0,-21"), /-20\.\.19/);
-  assert.equal(checkValue(t("sjf.alpha"), "1/2"), null);
-  assert.equal(checkValue(t("sjf.alpha"), "1"), null);
-  for (const v of ["3/2", "1/0", "2", "x"]) assert.match(checkValue(t("sjf.alpha"), v), /fraction/);
+  const say = (p) => describeProblem(p, c);
+  assert.equal(say({ error: "not-key-value", word: "loose" }), '"loose" is not of the form name=value');
+  assert.equal(say({ error: "unknown-sched", value: "nope", accepted: ["fifo", "rr"] }), "sched=nope is unknown; choose one of fifo, rr");
+  assert.equal(say({ error: "unknown-workload", value: "x", accepted: ["spin"] }), "workload=x is unknown; choose one of spin");
+  assert.equal(say({ error: "unknown-key", name: "wl.tasks", workload: "spin", elsewhere: true }), "wl.tasks is not a setting of workload spin");
+  assert.equal(say({ error: "unknown-key", name: "bogus", workload: "spin", elsewhere: false }), "bogus is not a setting the kernel knows");
+  assert.equal(say({ error: "duplicate", name: "seed" }), "seed is given twice");
+  const bad = (type, extra) => say({ error: "bad-value", name: "t", value: "v", type, min: 1, max: 100, values: ["A", "B"], ...extra });
+  assert.equal(bad("int", { why: "not-integer" }), "t=v is not a whole number");
+  assert.equal(bad("int", { why: "out-of-range" }), "t=v is outside 1..100");
+  assert.equal(bad("list"), "t=v must be whole numbers in 1..100 separated by commas");
+  assert.equal(bad("features"), "t=v must be features separated by commas, each one of A, B, or NO_ before one");
+  assert.equal(bad("choices"), "t=v must be names separated by commas, each one of A, B");
+  assert.equal(bad("fraction"), "t=v must be a fraction p/q between 0 and 1, or 0 or 1");
+  assert.equal(bad("choice"), "t=v is not one of A, B");
+  assert.equal(say({ error: "bad-value", name: "smp", value: "9", type: "int", why: "out-of-range", min: 1, max: 4 }), "smp=9 must be a number of harts from 1 to 4");
+});
+
+test("a reading becomes settings, smp apart, over the defaults given", () => {
+  const c = normalizeCatalog(RAW);
+  let asked;
+  withReader(c, (line, base) => {
+    asked = { line, base: JSON.parse(base) };
+    return JSON.stringify({ sched: "rr", workload: "spin", tunables: [["seed", "4"], ["smp", "2"]], errors: [{ error: "duplicate", name: "seed" }] });
+  });
+  const { settings, errors } = parseArgs("sched=rr seed=4 seed=5", c, { workload: "spin", smp: 3, tunables: [["seed", "1"]] });
+  assert.deepEqual(asked, { line: "sched=rr seed=4 seed=5", base: { sched: "cfs", workload: "spin", tunables: [["seed", "1"], ["smp", "3"]] } });
+  assert.deepEqual(settings, { sched: "rr", workload: "spin", smp: 2, tunables: new Map([["seed", "4"]]) });
+  assert.deepEqual(errors, ["seed is given twice"]);
 });
 
 test("formatted command lines hold only what applies and differs from the default", () => {
   const c = normalizeCatalog(RAW);
-  const { settings } = parseArgs("sched=rr workload=realtime rr.slice_ms=5 wl.tasks=5 seed=4", c);
+  const settings = { sched: "rr", workload: "realtime", smp: 1, tunables: new Map([["rr.slice_ms", "5"], ["wl.tasks", "5"], ["seed", "4"]]) };
   assert.equal(formatArgs(settings, c), "sched=rr workload=realtime smp=1 seed=4");
   settings.tunables.set("rr.slice_ms", "9");
   assert.equal(formatArgs(settings, c), "sched=rr workload=realtime smp=1 seed=4 rr.slice_ms=9");
   assert.equal(formatArgs(settings, c, "fifo"), "sched=fifo workload=realtime smp=1 seed=4");
-  const again = parseArgs(formatArgs(settings, c), c);
-  assert.deepEqual(again.errors, []);
-  assert.equal(formatArgs(again.settings, c), formatArgs(settings, c));
+  settings.tunables.set("wl.tasks", "3");
+  assert.equal(formatArgs({ ...settings, workload: "spin" }, c), "sched=rr workload=spin smp=1 seed=4 rr.slice_ms=9 wl.tasks=3", "a workload's own default");
 });
 
 const ev = (t, h, k, id, f = {}) => ({ t, h, k, id, f });
@@ -213,20 +216,4 @@ test("the terminal shortens the RESULT line, however the console text is split",
     const shown = f.push(text.slice(0, cut)) + f.push(text.slice(cut));
     assert.equal(shown, "hello\n tid name\n   1 task0\nRESULT [7 characters]\nRESULTS are in\nbye", `cut at ${cut}`);
   }
-});
-
-test("a compared run can change any setting, and bad words are refused with the reason", async () => {
-  const { formatCompare, parseCompare } = await import("../../book/widget/compare.js");
-  const c = normalizeCatalog(RAW);
-  const base = parseArgs("workload=spin", c).settings;
-  assert.deepEqual(parseCompare("cfs", c, base), { compare: { sched: "cfs", words: "" }, errors: [] });
-  assert.deepEqual(parseCompare("sched=rr smp=2 wl.tasks=30", c, base).compare, { sched: "rr", words: "smp=2 wl.tasks=30" });
-  assert.deepEqual(parseCompare("smp=3", c, base).compare, { sched: null, words: "smp=3" });
-  assert.deepEqual(parseCompare("same", c, base).compare, { sched: null, words: "" });
-  assert.equal(parseCompare("", c, base).compare, null);
-  const bad = parseCompare("nope smp=9", c, base);
-  assert.equal(bad.compare, null);
-  assert.match(bad.errors[0], /nope is not a scheduler/);
-  assert.match(bad.errors[1], /smp=9/);
-  for (const text of ["cfs", "rr smp=2", "smp=3", "same"]) assert.equal(formatCompare(parseCompare(text, c, base).compare), text);
 });

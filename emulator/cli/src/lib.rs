@@ -4,6 +4,7 @@ pub mod bench;
 pub mod grade;
 pub mod mutant;
 pub mod run;
+pub mod settings;
 pub mod tier;
 pub mod vet;
 

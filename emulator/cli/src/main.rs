@@ -2,7 +2,7 @@
 //! and measure the emulator's speed.
 
 use clap::{Parser, Subcommand};
-use runqueue::{Failure, bench, grade, run, write_file};
+use runqueue::{Failure, bench, grade, run, settings, write_file};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,6 +23,9 @@ enum Command {
     Grade(grade::GradeArgs),
     /// Measure the emulator's speed on the benchmark guest, optionally beside peers.
     Bench(BenchArgs),
+    /// Read a kernel command line as the book's page does and print, as JSON, what it sets and
+    /// why each refused word is wrong.
+    Settings(settings::SettingsArgs),
 }
 
 #[derive(clap::Args)]
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Grade(args) => grade::grade(&args),
         Command::Bench(args) => bench(&args),
+        Command::Settings(args) => settings::settings(&args),
     };
     match outcome {
         Ok(code) => code,

@@ -72,7 +72,7 @@ impl fmt::Display for LoadError {
             Quantum { quantum, max } => write!(f, "quantum {quantum} is invalid: it must be between 1 and {max} instructions"),
             OutOfMemory(bytes) => write!(f, "cannot allocate {} MiB of guest RAM on this host", bytes >> 20),
             BootArgs(why) => write!(f, "boot arguments rejected: {why}"),
-            MachineOption(why) => write!(f, "bad machine setting {why}"),
+            MachineOption(why) => write!(f, "bad machine setting: {why}"),
             NotElf => write!(f, "not an ELF file (too short or bad magic)"),
             Class(c) => write!(f, "ELF class {c} is not 64-bit (2)"),
             Endianness(d) => write!(f, "ELF data encoding {d} is not little-endian (1)"),

@@ -175,7 +175,7 @@ impl Machine {
         }
         let [kb, line, ways, miss_ns] = cache_fields;
         let cache = CacheConfig { kb, line, ways, miss_ns };
-        let config = Config { harts: harts.min(u64::from(u32::MAX)) as usize, ram_bytes, quantum, bootargs: r.string()?, cache, host: HostConfig::BARE };
+        let config = Config { harts: harts.min(u64::from(u32::MAX)) as usize, ram_bytes, quantum, bootargs: r.string()?, cache, trace: true, host: HostConfig::BARE };
         if r.u8()? != 0 {
             return Err(LoadError::State("it is of a machine with a modelled host, whose state a snapshot does not hold (snapshots need host=bare)".into()));
         }

@@ -2,7 +2,7 @@
 //! (`tests/`): each run must end cleanly with a RESULT line and a well-formed trace.
 
 use runqueue::run::{KERNEL, execute};
-use runqueue_emu::{Config, MachineOptions};
+use runqueue_emu::MachineOptions;
 use runqueue_report::{Event, RunResult, console, trace};
 
 /// Enough for every workload at its defaults, far from a hang.
@@ -17,9 +17,7 @@ pub struct Run {
 /// Boots the kernel with `append` (which names `smp=` when it wants more than one hart, and
 /// `cache.*=` for a data cache, `host=` for a host below), as `runqueue run --append` does.
 pub fn kernel(append: &str) -> Run {
-    let options = MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"));
-    let config = Config { harts: options.harts.unwrap_or(1), bootargs: append.into(), cache: options.cache, host: options.host, ..Config::default() };
-    let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let out = execute(KERNEL, &machine(append), BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 0, "`{append}` exited {code}:\n{}", out.console);
     let json = console::result_json(&out.console).unwrap_or_else(|| panic!("`{append}` printed no RESULT:\n{}", out.console));
@@ -31,11 +29,15 @@ pub fn kernel(append: &str) -> Run {
 /// Boots the kernel with `append`, which it must refuse (exit code 2, bad arguments), and
 /// returns what it printed.
 pub fn boot_error(append: &str) -> String {
-    let config = Config { bootargs: append.into(), ..Config::default() };
-    let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let out = execute(KERNEL, &machine(append), BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 2, "`{append}` exited {code}:\n{}", out.console);
     out.console
+}
+
+/// The machine `append` asks for, as `runqueue run --append` builds it.
+pub fn machine(append: &str) -> MachineOptions {
+    MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"))
 }
 
 impl Run {

@@ -13,12 +13,12 @@
 
 use crate::Where;
 use crate::fair_policy::{self, wakeup_verdict};
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Features, Fields, Int, Kind, MAX_ENTITIES, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
 
 const NICE_0_LOAD: u64 = 1024;
 
 /// `sched_prio_to_weight`: nice -20 ..= 19; each step is about 10 % of CPU share.
-const WEIGHTS: [u64; 40] = [
+pub const WEIGHTS: [u64; 40] = [
     88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423,
     335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
 ];
@@ -33,45 +33,49 @@ const FAIR_SLEEPERS: u32 = 1 << 1;
 const GENTLE_FAIR_SLEEPERS: u32 = 1 << 2;
 const WAKEUP_PREEMPT: u32 = 1 << 3;
 
+tunables! {
+    const TUNABLES;
+    LATENCY: Int = Setting::int(Tunable {
+        name: "cfs.latency_ns",
+        kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
+        default: "6000000",
+        unit: "ns",
+        help: "sched_latency: the period in which every runnable task should run once",
+    });
+    MIN_GRANULARITY: Int = Setting::int(Tunable {
+        name: "cfs.min_granularity_ns",
+        kind: Kind::Int { min: 10_000, max: 1_000_000_000 },
+        default: "750000",
+        unit: "ns",
+        help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this",
+    });
+    WAKEUP_GRANULARITY: Int = Setting::int(Tunable {
+        name: "cfs.wakeup_granularity_ns",
+        kind: Kind::Int { min: 0, max: 1_000_000_000 },
+        default: "1000000",
+        unit: "ns",
+        help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt",
+    });
+    FEATURES_ON: Features = Setting::features(Tunable {
+        name: "cfs.features",
+        kind: Kind::Features(FEATURES),
+        default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT",
+        unit: "",
+        help: "sched_features: NAME turns one on, NO_NAME off",
+    });
+}
+
 pub const SPEC: SchedSpec<Cfs> = SchedSpec {
     name: "cfs",
     help: "Linux CFS (2.6.23-6.5): run the task with the least weighted virtual runtime",
-    tunables: &[
-        Tunable {
-            name: "cfs.latency_ns",
-            kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
-            default: "6000000",
-            unit: "ns",
-            help: "sched_latency: the period in which every runnable task should run once",
-        },
-        Tunable {
-            name: "cfs.min_granularity_ns",
-            kind: Kind::Int { min: 10_000, max: 1_000_000_000 },
-            default: "750000",
-            unit: "ns",
-            help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this",
-        },
-        Tunable {
-            name: "cfs.wakeup_granularity_ns",
-            kind: Kind::Int { min: 0, max: 1_000_000_000 },
-            default: "1000000",
-            unit: "ns",
-            help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt",
-        },
-        Tunable {
-            name: "cfs.features",
-            kind: Kind::Features(FEATURES),
-            default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT",
-            unit: "",
-            help: "sched_features: NAME turns one on, NO_NAME off",
-        },
-    ],
-    build: |s: &dyn Settings| {
+    tunables: TUNABLES,
+    queue: QueueView { order: &["vr"], show: &["vr"], pick: Pick::SkipYielder },
+    build: |s: &Settings, _: &Run| {
         Ok(Cfs {
-            latency: s.int("cfs.latency_ns") as u64,
-            min_gran: s.int("cfs.min_granularity_ns") as u64,
-            wakeup_gran: s.int("cfs.wakeup_granularity_ns") as u64,
-            features: s.features("cfs.features"),
+            latency: s.get(&LATENCY) as u64,
+            min_gran: s.get(&MIN_GRANULARITY) as u64,
+            wakeup_gran: s.get(&WAKEUP_GRANULARITY) as u64,
+            features: s.get(&FEATURES_ON),
             entity: [Entity::NONE; MAX_ENTITIES],
             min_vruntime: 0,
             seq: 0,

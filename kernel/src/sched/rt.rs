@@ -10,34 +10,39 @@
 //! core when a hart's RT runtime runs out and when its throttled period ends, so both take
 //! effect on time rather than at the next tick.
 
-use crate::args::{Kind, Settings, Tunable};
+use crate::sched::fair_server::{STARVATION, Starvation};
 use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Task, Tid};
 use runqueue_sched_api::{self as api, Enqueue, Fields, Scheduler, TidQueue};
+use runqueue_settings::{Int, Kind, Setting, Settings, Tunable, tunables};
 
 const PRIORITIES: usize = 100;
 
-pub const RUNTIME: Tunable = Tunable {
-    name: "rt.runtime_us",
-    kind: Kind::Int { min: -1, max: 100_000_000 },
-    default: "950000",
-    unit: "us",
-    help: "sched_rt_runtime_us: CPU time real-time tasks may use per period on each hart; -1 = no throttling",
-};
-pub const PERIOD: Tunable = Tunable {
-    name: "rt.period_us",
-    kind: Kind::Int { min: 1000, max: 100_000_000 },
-    default: "1000000",
-    unit: "us",
-    help: "sched_rt_period_us: the throttling period",
-};
-pub const RR_SLICE: Tunable = Tunable {
-    name: "rt.rr_slice_ms",
-    kind: Kind::Int { min: 1, max: 10_000 },
-    default: "100",
-    unit: "ms",
-    help: "sched_rr_timeslice_ms: the SCHED_RR quantum",
-};
+tunables! {
+    /// RT throttling and SCHED_RR's quantum.
+    pub const TUNABLES;
+    pub RUNTIME: Int = Setting::int(Tunable {
+        name: "rt.runtime_us",
+        kind: Kind::Int { min: -1, max: 100_000_000 },
+        default: "950000",
+        unit: "us",
+        help: "sched_rt_runtime_us: CPU time real-time tasks may use per period on each hart; -1 = no throttling",
+    });
+    pub PERIOD: Int = Setting::int(Tunable {
+        name: "rt.period_us",
+        kind: Kind::Int { min: 1000, max: 100_000_000 },
+        default: "1000000",
+        unit: "us",
+        help: "sched_rt_period_us: the throttling period",
+    });
+    pub RR_SLICE: Int = Setting::int(Tunable {
+        name: "rt.rr_slice_ms",
+        kind: Kind::Int { min: 1, max: 10_000 },
+        default: "100",
+        unit: "ms",
+        help: "sched_rr_timeslice_ms: the SCHED_RR quantum",
+    });
+}
 
 pub struct Rt {
     queues: [TidQueue; PRIORITIES],
@@ -75,11 +80,11 @@ impl Rt {
     }
 
     pub fn configure(&mut self, s: &Settings) {
-        let runtime = s.int("rt.runtime_us");
-        self.rr_slice = s.int("rt.rr_slice_ms") as u64 * 1_000_000;
-        let throttling = runtime >= 0 && s.int("rt.starvation") == 0;
+        let runtime = s.get(&RUNTIME);
+        self.rr_slice = s.get(&RR_SLICE) as u64 * 1_000_000;
+        let throttling = runtime >= 0 && s.get(&STARVATION) == Starvation::Throttle;
         self.runtime = throttling.then_some(runtime as u64 * 1000);
-        self.period = s.int("rt.period_us") as u64 * 1000;
+        self.period = s.get(&PERIOD) as u64 * 1000;
     }
 
     /// Starts a new throttling period on `hart` if `now` is past the recorded one.

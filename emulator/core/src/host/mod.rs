@@ -14,7 +14,7 @@ mod sched;
 pub use config::{HostConfig, Policy};
 
 use crate::{MAX_HARTS, NS_PER_INSTRUCTION};
-use config::MAX_HOST_CPUS;
+use runqueue_machine_settings::host::MAX_CPUS as MAX_HOST_CPUS;
 use alloc::vec::Vec;
 use noise::Irq;
 use sched::{Role, Thread};

@@ -48,13 +48,13 @@ fn presets_and_knobs_parse_and_bad_ones_say_why() {
     assert_eq!((knob.enabled, knob.vcpu, knob.hogs, knob.seed), (true, HostPolicy::Rr(5), 2, 7), "a knob alone starts from untuned");
     for (bad, why) in [
         ("host=bare host.hogs=1", "host=bare has no host"),
-        ("host=cloud", "bare, untuned or tuned"),
+        ("host=cloud", "bad value 'cloud' for host: expected one of: bare, untuned, tuned"),
         ("host.vcpu_prio=5", "needs host.vcpu=fifo"),
         ("host.isolcpus=1 host.cpus=2 host.nohz_full=0,1", "one must stay for housekeeping"),
         ("host.isolcpus=5", "CPUs 0 to 1"),
         ("host.hogs=1 host.hogs=2", "given twice"),
-        ("host.warp=1", "unknown host setting"),
-        ("host.pin=yes", "0 or 1"),
+        ("host.warp=1", "unknown argument 'host.warp'"),
+        ("host.pin=yes", "expected one of: preset, 0, 1"),
     ] {
         let e = MachineOptions::parse(bad).unwrap_err().to_string();
         assert!(e.contains(why), "{bad}: {e}");
