@@ -750,6 +750,17 @@ pub fn start_ns() -> u64 {
     START_NS.load(Ordering::Relaxed)
 }
 
+/// The period of `period` ns that `now` falls in, counted from the workload's start: RT
+/// throttling's and cgroup bandwidth's fixed periods begin with the workload, not the machine.
+pub fn period_of(now: u64, period: u64) -> u64 {
+    now.saturating_sub(start_ns()) / period
+}
+
+/// When period `index` of `period` ns ends (`period_of`).
+pub fn period_end(index: u64, period: u64) -> u64 {
+    start_ns() + (index + 1) * period
+}
+
 // ---- The calls a workload task makes ----
 
 /// Time since the workload started, in ns.

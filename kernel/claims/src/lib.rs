@@ -41,6 +41,14 @@ pub fn machine(append: &str) -> MachineOptions {
 }
 
 impl Run {
+    /// When the workload started, in the trace's time (since the machine started): RESULT's
+    /// times count from there.
+    pub fn start_ns(&self) -> u64 {
+        let first = self.events.iter().find(|e| e.kind == runqueue_report::Kind::New).expect("the run created a task");
+        let arrived = self.result.tasks.iter().find(|t| t.tid == first.tid).expect("RESULT lists every task").arrive_ns;
+        first.time_ns - arrived
+    }
+
     pub fn iterations(&self) -> Vec<u64> {
         self.result.tasks.iter().map(|t| t.iterations).collect()
     }

@@ -11,6 +11,7 @@
 //! effect on time rather than at the next tick.
 
 use crate::sched::fair_server::{STARVATION, Starvation};
+use crate::dispatch::{period_end, period_of};
 use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Task, Tid};
 use runqueue_sched_api::{self as api, Enqueue, Fields, Scheduler, TidQueue};
@@ -55,7 +56,7 @@ pub struct Rt {
     /// RT time allowed per period per hart; `None`: unthrottled.
     runtime: Option<u64>,
     period: u64,
-    /// Per hart: the period (now / period) the figure in `used` belongs to.
+    /// Per hart: the period (`dispatch::period_of`) the figure in `used` belongs to.
     window: [u64; MAX_HARTS],
     used: [u64; MAX_HARTS],
 }
@@ -89,7 +90,7 @@ impl Rt {
 
     /// Starts a new throttling period on `hart` if `now` is past the recorded one.
     pub fn roll(&mut self, hart: usize, now: u64) {
-        let window = now / self.period;
+        let window = period_of(now, self.period);
         if self.window[hart] != window {
             (self.window[hart], self.used[hart]) = (window, 0);
         }
@@ -97,7 +98,7 @@ impl Rt {
 
     /// RT time used in the current period on `hart`.
     fn used(&self, hart: usize, now: u64) -> u64 {
-        if self.window[hart] == now / self.period { self.used[hart] } else { 0 }
+        if self.window[hart] == period_of(now, self.period) { self.used[hart] } else { 0 }
     }
 
     /// The class has used up its runtime on `hart` for this period.
@@ -123,7 +124,7 @@ impl Rt {
         let used = self.used(hart, now);
         if used >= runtime {
             let waiting = self.queues.iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0));
-            return waiting.then_some((now / self.period + 1) * self.period);
+            return waiting.then_some(period_end(period_of(now, self.period), self.period));
         }
         running.filter(|t| t.class.rank() == 1).map(|t| t.charged_at + (runtime - used))
     }

@@ -23,9 +23,7 @@ fn spinner(iterations: i64) -> Vec<u8> {
 
 /// mtime ticks the spinner took, and the trace, under `bootargs`.
 fn spin(iterations: i64, bootargs: &str) -> (u64, String) {
-    let options = MachineOptions::parse(bootargs).unwrap();
-    let config = Config { bootargs: bootargs.into(), host: options.host, ..Config::default() };
-    let mut m = Machine::new(config, &spinner(iterations)).unwrap();
+    let mut m = Machine::boot(&spinner(iterations), &MachineOptions::parse(bootargs).unwrap()).unwrap();
     assert_eq!(m.run(1 << 31), Stop::Exit(0));
     (m.reg(0, S1 as usize), String::from_utf8(m.take_trace()).unwrap())
 }
