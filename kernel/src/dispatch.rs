@@ -20,7 +20,8 @@ use crate::mutex::{self, Mutexes};
 use crate::pipe::Pipes;
 use crate::sched::class::Classes;
 use crate::task::{self, Args, Class, Entry, FairPolicy, MAX_TASKS, Params, State, Task, Tid};
-use crate::{power, report, sbi, trace};
+use crate::power::{self, Exit};
+use crate::{report, sbi, trace};
 pub use balance::Smp;
 use core::sync::atomic::{AtomicU64, Ordering};
 use runqueue_sched_api::{self as api, Enqueue};
@@ -245,7 +246,7 @@ impl Kernel {
         };
         if !why.is_empty() {
             crate::println!("kernel bug: scheduler '{}' picked task {tid} for hart {hart}, {why}", self.run.sched);
-            power::exit(3);
+            power::exit(Exit::Fault);
         }
         self.current[hart] = tid;
         let t = &mut self.tasks[tid];
@@ -349,7 +350,7 @@ impl Kernel {
                 self.live -= 1;
                 if self.live == 0 {
                     report::print(self, now);
-                    power::exit(0);
+                    power::exit(Exit::Done);
                 }
                 return;
             }
@@ -422,7 +423,7 @@ impl Kernel {
         self.tasks[tid].class = class;
         if let Err(why) = self.policy.change_class(&self.tasks[tid], old, state == State::Runnable, now) {
             crate::println!("error: sched={}: {why}", self.run.sched);
-            power::exit(2);
+            power::exit(Exit::BadArgs);
         }
         match state {
             State::Runnable => self.find_hart(tid, arch::hart_index(), now),

@@ -31,17 +31,15 @@ mod workload;
 use core::sync::atomic::Ordering;
 use dispatch::{KERNEL, Kernel, RunInfo};
 use lock::Guard;
+use power::Exit;
 use workload::Plan;
 use runqueue_machine_settings::{SEED, SMP, TRACE};
 use runqueue_settings::Settings;
 use sched::Spec;
 use workload::WorkloadSpec;
 
-/// Exit codes: 0 done, 2 bad arguments (`docs/platform.md`), 3 a kernel or machine fault.
-const EXIT_BAD_ARGS: u32 = 2;
-const EXIT_FAULT: u32 = 3;
 
-fn fail(code: u32, args: core::fmt::Arguments) -> ! {
+fn fail(code: Exit, args: core::fmt::Arguments) -> ! {
     println!("{}", args);
     power::exit(code)
 }
@@ -51,20 +49,20 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     hart::this().hart_id.store(hart_id, Ordering::Relaxed);
     arch::init_traps();
     stack::arm();
-    let boot = unsafe { fdt::parse(fdt_addr) }.unwrap_or_else(|e| fail(EXIT_FAULT, format_args!("boot: {e}")));
+    let boot = unsafe { fdt::parse(fdt_addr) }.unwrap_or_else(|e| fail(Exit::Fault, format_args!("boot: {e}")));
     if boot.bootargs.split_ascii_whitespace().any(|w| w == "catalog") {
         match catalog::print() {
-            Ok(()) => power::exit(0),
-            Err(name) => fail(EXIT_FAULT, format_args!("catalog: {name} is declared twice or its default does not parse")),
+            Ok(()) => power::exit(Exit::Done),
+            Err(name) => fail(Exit::Fault, format_args!("catalog: {name} is declared twice or its default does not parse")),
         }
     }
-    let settings = Settings::parse(boot.bootargs, &catalog::Kernel).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel))));
+    let settings = Settings::parse(boot.bootargs, &catalog::Kernel).unwrap_or_else(|e| fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel))));
     let (sched, work) = (Spec::chosen(&settings), WorkloadSpec::chosen(&settings));
     let smp = settings.get(&SMP) as usize;
     if smp > boot.cpus {
-        fail(EXIT_BAD_ARGS, format_args!("error: smp={smp} but the machine has {} hart(s)", boot.cpus));
+        fail(Exit::BadArgs, format_args!("error: smp={smp} but the machine has {} hart(s)", boot.cpus));
     }
-    let smp_settings = dispatch::Smp::new(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel))));
+    let smp_settings = dispatch::Smp::new(&settings).unwrap_or_else(|e| fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel))));
     let trace_on = settings.get(&TRACE);
     trace::configure(trace_on, boot.trace_device);
     let tick_us = settings.get(&dispatch::TICK_US) as u64;
@@ -90,7 +88,7 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     let plan = spawner.plan();
     if let Err(e) = planned {
         drop(k);
-        fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel)));
+        fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel)));
     }
     start(k, plan, &boot.hart_ids[..boot.cpus], hart_id, smp)
 }
@@ -106,13 +104,13 @@ fn start(mut k: Guard<'static, Kernel>, plan: Plan, ids: &[usize], boot_hart: us
     let created = plan.create(&mut k);
     drop(k);
     if let Err(e) = created {
-        fail(EXIT_BAD_ARGS, format_args!("error: {}", e.show(&catalog::Kernel)));
+        fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel)));
     }
     let others = ids.iter().filter(|&&id| id != boot_hart);
     for (index, &id) in (1..smp).zip(others) {
         hart::get(index).hart_id.store(id, Ordering::Relaxed);
         if let Err(err) = sbi::hart_start(id, arch::secondary_start as *const () as usize, index) {
-            fail(EXIT_FAULT, format_args!("boot: SBI could not start hart {id} (error {err})"));
+            fail(Exit::Fault, format_args!("boot: SBI could not start hart {id} (error {err})"));
         }
     }
     dispatch::scheduler_loop()
@@ -129,5 +127,5 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
     // Bypass the console lock: the panicking code may hold it.
     use core::fmt::Write;
     let _ = writeln!(console::Uart, "kernel panic: {info}");
-    power::exit(EXIT_FAULT)
+    power::exit(Exit::Fault)
 }

@@ -43,8 +43,6 @@ tunables! {
 pub const MAX_MUTEXES: usize = 8;
 /// The longest chain of owners waiting for owners that a boost follows.
 const MAX_DEPTH: usize = 16;
-/// A kernel fault (`main.rs`): the workload's tasks deadlocked or misused a mutex.
-const EXIT_FAULT: u32 = 3;
 
 /// One task's use of mutexes, reported in RESULT as `lock`.
 #[derive(Clone, Copy)]
@@ -193,7 +191,7 @@ fn propagate(k: &mut Kernel, mut owner: Tid, now: u64) {
 
 fn die(why: core::fmt::Arguments) -> ! {
     crate::println!("error: {why}");
-    power::exit(EXIT_FAULT)
+    power::exit(power::Exit::Fault)
 }
 
 /// Stops the kernel, naming the cycle, if `me` waiting for mutex `m` closes a cycle of owners

@@ -86,8 +86,8 @@ struct Books {
 
 impl Hierarchy {
     pub const EMPTY: Hierarchy = Hierarchy {
-        root: [const { Policy::IDLE }; MAX_HARTS],
-        groups: [const { [const { Policy::IDLE }; MAX_HARTS] }; MAX_GROUPS],
+        root: [const { Policy::UNSET }; MAX_HARTS],
+        groups: [const { [const { Policy::UNSET }; MAX_HARTS] }; MAX_GROUPS],
         books: Books {
             tree: Tree::EMPTY,
             load: [[Load { queued: 0, running: 0, weight: 0 }; MAX_HARTS]; MAX_GROUPS + 1],

@@ -78,8 +78,9 @@ pub fn schedulers() -> impl Iterator<Item = Spec> + Clone {
 }
 
 impl Policy {
-    /// Before the command line is read: no tasks exist yet.
-    pub const IDLE: Policy = Policy::Builtin(Builtin::IDLE);
+    /// A placeholder until the command line has chosen the policy (an empty FIFO queue, which
+    /// no task ever reaches: tasks exist only after the policy is built).
+    pub const UNSET: Policy = Policy::Builtin(Builtin::UNSET);
 
     pub fn get(&mut self) -> &mut dyn Scheduler {
         match self {
