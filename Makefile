@@ -14,11 +14,10 @@ MDBOOK_VERSION := 0.5.4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Where cargo builds: target/ in the checkout, unless CARGO_TARGET_DIR (or cargo's own
-# build.target-dir setting) puts it elsewhere; cargo tells. Every path into the build below
-# starts here, and the kernel and the guests the CLI embeds go to $(TARGET_DIR)/riscv.
-TARGET_DIR := $(shell $(CARGO) metadata --format-version 1 --no-deps --manifest-path $(ROOT)/Cargo.toml 2>/dev/null \
-  | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-TARGET_DIR := $(or $(TARGET_DIR),$(ROOT)/target)
+# build.target-dir setting) puts it elsewhere. scripts/target-dir.sh is the one place that
+# works it out (the node scripts ask it too). Every path into the build below starts here,
+# and the kernel and the guests the CLI embeds go to $(TARGET_DIR)/riscv.
+TARGET_DIR := $(shell CARGO=$(CARGO) $(ROOT)/scripts/target-dir.sh)
 KERNEL_ELF := $(TARGET_DIR)/riscv/$(RISCV_TARGET)/release/runqueue-kernel
 RUNQUEUE := $(TARGET_DIR)/release/runqueue
 APPEND ?= sched=cfs workload=fairness-unequal

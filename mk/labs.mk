@@ -46,9 +46,3 @@ test-bundle:
 	$(MAKE) gradescope-bundle HIDDEN=labs/$(LAB)/hidden
 	labs/bundle/check-bundle.sh $(LAB) $(BUNDLE_ZIP) labs/$(LAB)/solution.rs
 
-# The page's grading widget (book/widget/grade.js) fetches runqueue/labs/<lab>.tests, every
-# tests file of the lab in one; `make book` (mk/book.mk) runs this once it has laid out the site.
-define copy-lab-tests
-	mkdir -p $(WEB_SITE)/labs
-	for d in labs/*/tests; do lab=$${d#labs/}; cat $$d/*.tests > $(WEB_SITE)/labs/$${lab%/tests}.tests; done
-endef
