@@ -56,7 +56,7 @@ kernel: setup-rust
 	cd kernel && $(CARGO) build --release --target-dir $(TARGET_DIR)/riscv
 
 ## Test: everything, as CI runs it.
-test: setup test-rust test-qemu test-determinism test-bundle test-web test-target-dir
+test: setup test-rust test-widget test-qemu test-determinism test-bundle test-web test-target-dir
 	@echo "make test: all suites passed"
 
 test-rust: build

@@ -20,7 +20,11 @@ WASM_OPT_PASSES ?= -O4
 FTRACE_VENV := $(TOOLS)/ftrace-check
 FTRACE_PYTHON := $(FTRACE_VENV)/bin/python
 
-.PHONY: setup-web setup-ftrace-check web-assets test-web bench-web serve-web
+.PHONY: setup-web setup-ftrace-check web-assets test-web test-widget bench-web serve-web
+
+# The widget's and the Chinese search's pure modules, tested beside them: node only, no build.
+test-widget:
+	node --test book/widget/ book/i18n/
 
 setup-ftrace-check:
 	@[ -x $(FTRACE_PYTHON) ] && [ $(FTRACE_VENV)/requirements.txt -nt scripts/ftrace-check.requirements.txt ] || { \
@@ -71,6 +75,7 @@ define install-web-site
 	rm -rf $(WEB_SITE) && mkdir -p $(WEB_SITE)/vendor $(WEB_SITE)/pkg
 	cp -r book/widget $(WEB_SITE)/widget
 	cp -r book/i18n $(WEB_SITE)/i18n
+	rm -f $(WEB_SITE)/widget/*.test.mjs $(WEB_SITE)/i18n/*.test.mjs
 	cp $(WEB_PKG)/runqueue_wasm.js $(WEB_PKG)/runqueue_wasm_bg.wasm $(WEB_SITE)/pkg/
 	cp $(WEB_DIR)/node_modules/@xterm/xterm/lib/xterm.mjs $(WEB_DIR)/node_modules/@xterm/xterm/css/xterm.css \
 	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/
