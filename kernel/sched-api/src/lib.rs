@@ -13,6 +13,7 @@
 // Queues and buffers are built by `const fn new` for statics; a `Default` would add nothing.
 #![allow(clippy::new_without_default)]
 
+pub mod conformance;
 mod line;
 mod queue;
 mod queue_view;
