@@ -11,13 +11,19 @@ ZH_BUILD := book/build/zh-CN
 # It is only switched on for translated builds, so a plain `mdbook build` needs no extra tool.
 GETTEXT_ENV := MDBOOK_PREPROCESSOR__GETTEXT__BEFORE='["links"]'
 
-.PHONY: figures test-figures setup-i18n pot po-update book
+.PHONY: figures test-figures test-book setup-i18n pot po-update book
 
 figures: build
 	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
 
+# The figures' code (metrics, includes, links): node only, no build.
+TEST_SUITES += figures
 test-figures:
 	node --test $(FIGURES_DIR)/
+
+# Both editions built, with their figures, and their links checked.
+TEST_SUITES += book
+test-book: book
 
 setup-i18n:
 	@# mdbook-gettext has no --version (it reads a book from stdin), so ask cargo's install record.

@@ -42,6 +42,7 @@ gradescope-check: gradescope-bundle
 # CI: the bundle, with the lab's example hidden tests, grades the reference solution in a
 # clean directory as Gradescope would, the student's code built by an unprivileged user who
 # cannot read the hidden tests (labs/bundle/check-bundle.sh).
+TEST_SUITES += bundle
 test-bundle:
 	$(MAKE) gradescope-bundle HIDDEN=labs/$(LAB)/hidden
 	labs/bundle/check-bundle.sh $(LAB) $(BUNDLE_ZIP) labs/$(LAB)/solution.rs

@@ -23,6 +23,7 @@ FTRACE_PYTHON := $(FTRACE_VENV)/bin/python
 .PHONY: setup-web setup-ftrace-check web-assets test-web test-widget bench-web serve-web
 
 # The widget's and the Chinese search's pure modules, tested beside them: node only, no build.
+TEST_SUITES += widget
 test-widget:
 	node --test book/widget/ book/i18n/
 
@@ -90,6 +91,8 @@ define install-web-site
 	@gzip -9 -c $(WEB_SITE)/pkg/runqueue_wasm_bg.wasm | wc -c | xargs printf 'web: wasm is %s bytes gzipped\n'
 endef
 
+# The page in Chromium against the CLI (frame budgets among them: alone).
+TEST_SUITES_ALONE += web
 test-web: book
 	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(RUNQUEUE) FTRACE_PYTHON=$(FTRACE_PYTHON) node --test --test-concurrency=1 tests/
 

@@ -170,7 +170,10 @@ fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], timeout: D
         }
     }
     let target_dir = cache.join("target");
+    // As build.rs builds the bundled kernel: files named from the copy's root, not from `/`.
+    let root = cache.canonicalize().map_err(|e| io("cannot find the kernel copy", e))?;
     cargo
+        .env("RUSTFLAGS", format!("--remap-path-prefix={}/=", root.display()))
         .current_dir(&kernel)
         .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--target-dir"])
         .arg(&target_dir);

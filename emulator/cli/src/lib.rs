@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod grade;
+pub mod inputs;
 pub mod mutant;
 pub mod run;
 pub mod settings;

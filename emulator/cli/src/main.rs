@@ -26,6 +26,10 @@ enum Command {
     /// Read a kernel command line as the book's page does and print, as JSON, what it sets and
     /// why each refused word is wrong.
     Settings(settings::SettingsArgs),
+    /// Print the digest of what a run depends on besides its arguments: the bundled kernel and
+    /// benchmark, the emulator's sources and the compiler that built this binary. Runs with the
+    /// same digest and arguments print the same bytes (the book's figures cache on it).
+    Inputs,
 }
 
 #[derive(clap::Args)]
@@ -70,6 +74,10 @@ fn main() -> ExitCode {
         Command::Grade(args) => grade::grade(&args),
         Command::Bench(args) => bench(&args),
         Command::Settings(args) => settings::settings(&args),
+        Command::Inputs => {
+            println!("{}", env!("RUNQUEUE_INPUTS"));
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match outcome {
         Ok(code) => code,

@@ -22,3 +22,13 @@ fn how_long_the_boot_took_does_not_show_in_the_run() {
         assert!((5_000_000..5_100_000).contains(&first), "`{short}`: the first event at {first} ns, not just after the start at 5 ms");
     }
 }
+
+/// The kernel names no folder of this checkout (emulator/cli/build.rs remaps them): its layout,
+/// and so the data cache's figures, are the same wherever the repository was cloned.
+#[test]
+fn the_kernel_does_not_depend_on_where_the_repository_is() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    let root = root.to_str().unwrap().as_bytes();
+    let kernel = runqueue::run::KERNEL;
+    assert!(!kernel.windows(root.len()).any(|w| w == root), "the kernel ELF holds the path {}", String::from_utf8_lossy(root));
+}
