@@ -183,7 +183,7 @@ impl CodeCache {
         }
     }
 
-    /// Drops everything (restore, the embedder's writes of unknown extent).
+    /// Drops everything (the embedder's writes of unknown extent).
     pub fn clear(&mut self, bus: &mut Bus) {
         self.drop_regions();
         self.pages.iter_mut().for_each(|p| *p = None);

@@ -54,8 +54,6 @@ pub enum LoadError {
     FdtTooLarge { size: u64, max: u64 },
     /// An access by the embedder to physical memory outside RAM.
     PhysRange { addr: u64, len: u64, ram_start: u64, ram_end: u64 },
-    /// A saved state that cannot be restored.
-    State(String),
 }
 
 impl fmt::Display for LoadError {
@@ -110,7 +108,6 @@ impl fmt::Display for LoadError {
                 "physical range {addr:#x}..{:#x} is outside RAM {ram_start:#x}..{ram_end:#x}",
                 addr.saturating_add(*len)
             ),
-            State(why) => write!(f, "cannot restore the saved state: {why}"),
         }
     }
 }

@@ -32,7 +32,6 @@ mod mmu;
 mod pmp;
 mod options;
 mod sbi;
-mod snapshot;
 mod uart;
 
 #[cfg(test)]

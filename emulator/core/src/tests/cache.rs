@@ -241,27 +241,6 @@ fn the_same_run_whatever_the_slicing_and_the_quantum() {
     }
 }
 
-#[test]
-fn save_and_restore_keep_the_cache_contents_and_the_overruns() {
-    // Hart 1's second walk hits only if the lines its first walk read survive the restore.
-    let elf = two_harts(false);
-    for (quantum, miss_ns) in [(97, 100), (3, 1000)] {
-        let config = Config { harts: 2, quantum, cache: cache(miss_ns), ..Config::default() };
-        let whole = run_two(&elf, config.clone(), u64::MAX);
-        // At several points, so the quantum-3 run is saved in the middle of an overrun too.
-        for at in (1..8).map(|i| whole.2 / 10 * i / 8 + i) {
-            let mut m = Machine::new(config.clone(), &elf).unwrap();
-            assert_eq!(m.run(at), Stop::Budget);
-            let state = m.save_state();
-            let mut other = Machine::new(Config::default(), &elf).unwrap();
-            other.restore_state(&state).unwrap();
-            assert_eq!(other.run(u64::MAX), Stop::Exit(0));
-            assert_eq!(other.time_ns(), whole.2, "quantum {quantum}, restored at {at}");
-            assert_eq!([other.reg(1, 21), other.reg(1, 22), other.reg(0, 23)], whole.3, "restored at {at}");
-        }
-    }
-}
-
 /// Stalls take each hart's time, not its instruction count, and the time stays one clock:
 /// with a quantum far shorter than a miss, each hart reads a never-decreasing mtime, and hart
 /// 0's mcycle stays with the machine's clock (its turns neither gain nor lose time).
