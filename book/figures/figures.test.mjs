@@ -6,8 +6,9 @@ import path from "node:path";
 import { test } from "node:test";
 import { checkLinks } from "./check-links.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
-import { PENDING, anchored, compareTable, fieldValues, groupOf, littlesLaw, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { PENDING, anchored, catalogValues, compareTable, fieldValues, groupOf, littlesLaw, pendingValues, runValues, traceValues, windowValues } from "./metrics.mjs";
 import { parseSpec } from "./spec.mjs";
+import { tempTree } from "./temp-tree.mjs";
 
 const task = (tid, name, finish, cpu, iterations) =>
   ({ tid, name, arrive_ns: 0, response_ns: tid * 1e6, finish_ns: finish, turnaround_ns: finish, cpu_ns: cpu, wait_ns: finish - cpu, switches: tid * 10, iterations });
@@ -133,15 +134,6 @@ test("the spec rejects duplicates, unknown keys and dangling table rows", () => 
   bad({ experiments: [], tables: [{ id: "t", metric: "cpu_ms", rows: [["x", "nope"]] }] }, /no experiment "nope"/);
   assert.throws(() => parseSpec("{"), /not valid JSON/);
 });
-
-function tempTree(files) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "figures-"));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
 
 test("chapters may only include figures that were generated", () => {
   const dir = tempTree({
@@ -297,11 +289,12 @@ test("a seed figure typed by hand is found, in a chapter or a translation; an in
     "The seed's loops differed by 9 ({{#include ../generated/seeds.md:s004-x}}); ours by 9.", "",
     "Seed `001` ran 9 units of 9 ms.",
   ].join("\n"));
-  const po = poParagraphs("zh-CN.po", 'msgid "x"\nmsgstr ""\n"种子材料测得 1302、1282、"\n"1265、1249 ms"\n\n#~ msgstr "1302, 1282, 1265, 1249 ms"\n');
+  const po = poParagraphs("zh-CN.po", '#: book/src/chapters/03-fifo-rr.md\nmsgid "x"\nmsgstr ""\n"种子材料测得 1302、1282、"\n"1265、1249 ms"\n\n' +
+    '#: book/src/platform.md\nmsgid "y"\nmsgstr "1302、1282"\n\n#~ msgstr "1302, 1282, 1265, 1249 ms"\n');
   assert.deepEqual(handWritten(spec, [...chapter, ...po]), [
     '03.md:1: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
     '03.md:5: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
-    'zh-CN.po:2: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
+    'zh-CN.po:3: "1302, 1282, 1265, 1249 ms" is seed figure s001-fifo; include it with {{#include ../generated/seeds.md:s001-fifo}}',
   ]);
   // A figure at the start of a range whose end carries the unit is found too; a small one is not.
   const time = { id: "s004-min", value: 22.22, unit: "s", seed: "004", line: 1, excerpt: "0:22.22 bash", about: "CPU time" };
@@ -347,6 +340,10 @@ test("the trace gives each task's first queue, its moves by reason, and each har
   assert.equal(v.between_total_ms, (50 / 1e6).toFixed(1));
   assert.equal(v.wakes, "2");
   assert.equal(v.wakes_behind_min, "1");
+  // Below min_vruntime by 3 and 5 µs of virtual time: 4 on average; none: 0.
+  const behind = traceValues(["T 1 0 wake 1 vr=7000 min=10000", "T 2 0 wake 1 vr=5000 min=10000", "T 3 0 wake 1 vr=20000 min=10000"].join("\n"), run);
+  assert.deepEqual([behind.wakes, behind.wakes_behind_min, behind.wakes_behind_avg_us], ["3", "2", "4.0"]);
+  assert.equal(traceValues("T 1 0 wake 1 vr=7 min=5", run).wakes_behind_avg_us, "0.0");
   assert.equal(v.spin3_wakes_hart0, "1");
   assert.equal(v.spin3_wakes_hart1, "0");
   assert.equal(v.spin0_first_hart, "0");
@@ -392,6 +389,12 @@ test("the trace gives each cgroup's CPU share and sleeps, each task's longest wa
   // send0 waited from its preemption at 0.6 ms to 2.7 ms; recv0 from its creation at 0.1 ms to 0.3 ms.
   assert.deepEqual([v.send0_wait_max_ms, v.recv0_wait_max_ms], ["2.1", "0.2"]);
   assert.deepEqual([v.send0_out_block, v.send0_out_preempt, v.send0_out_sleep, v.hog0_out_preempt], ["1", "1", "1", "1"]);
+  // Stints by `ran=`: send0 ran 0.1, 0.1 and 0.1 ms, hog0 once for 1.9 ms; nobody exited.
+  assert.deepEqual([v.send0_ran_first_ms, v.send0_ran_max_ms, v.recv0_ran_first_ms, v.hog0_ran_max_ms], ["0.1", "0.1", "0.2", "1.9"]);
+  assert.deepEqual([v.send0_out_exit, v.hog0_out_exit], ["0", "0"]);
+  const job = traceValues(["T 0 0 in 1", "T 5000000 0 out 1 why=preempt ran=5000000", "T 6000000 0 in 1", "T 26000000 0 out 1 why=exit ran=20000000"].join("\n"),
+    { smp: 1, tasks: [task(1, "job0", 26e6, 25e6, 1)] });
+  assert.deepEqual([job.job0_ran_first_ms, job.job0_ran_max_ms, job.job0_out_exit, job.job0_out_preempt], ["5.0", "20.0", "1", "1"]);
   // Without cgroup= no group figures, but the waits are still there.
   const flat = traceValues(trace.replaceAll(" cg=1", ""), run);
   assert.equal(flat.cg0_cpu_pct, undefined);
@@ -420,4 +423,63 @@ test("the spec checks the keys for traces, long runs, the machine's turn and pen
   assert.throws(() => parseSpec(spec({ max_insns: -5 })), /max_insns must be a positive/);
   assert.throws(() => parseSpec(spec({ quantum: 1.5 })), /quantum must be a positive/);
   assert.throws(() => parseSpec(spec({ needs: "a b" })), /needs names one setting/);
+});
+
+test("EEVDF's delayed tasks: how many blocked while still queued, and how many a wakeup moved to another hart", () => {
+  const run = { smp: 2, tasks: [task(1, "intr0", 1e9, 1e8, 1), task(2, "intr1", 1e9, 1e8, 1)] };
+  const trace = [
+    "T 100 0 out 1 why=sleep ran=100",
+    "T 100 0 state 1 delayed=1",
+    "T 200 1 migrate 1 from=0 to=1 why=placement",
+    "T 200 1 wake 1 rq=1",
+    "T 300 1 out 2 why=sleep ran=100",
+    "T 300 1 state 2 delayed=1",
+    "T 350 1 state 2 delayed=0",
+    "T 400 0 migrate 2 from=1 to=0 why=placement",
+    "T 400 0 wake 2 rq=0",
+    "T 500 0 migrate 1 from=1 to=0 why=placement",
+    "T 500 0 wake 1 rq=0",
+  ].join("\n");
+  const v = traceValues(trace, run);
+  // intr0 was delayed when its wakeup moved it; intr1 had left the queue before (delayed=0), and
+  // intr0's second wakeup followed an ordinary sleep.
+  assert.deepEqual([v.delayed_sleeps, v.delayed_wake_moves, v.migrations_placement], ["2", "1", "3"]);
+});
+
+test("a task's most CPU time in any window: stints summed wholly or in part, however the window falls", () => {
+  const run = { tasks: [{ tid: 1, name: "job0" }, { tid: 2, name: "job1" }] };
+  const ms = 1_000_000;
+  const stints = (tid, list) => list.flatMap(([a, b]) => [`T ${a * ms} 0 in ${tid}`, `T ${b * ms} 0 out ${tid} why=sleep`]);
+  const trace = [
+    ...stints(1, [[0, 2], [3, 5], [11, 12], [20, 45], [46, 47]]),
+    ...stints(2, [[0, 1], [9, 10], [10.5, 11.5]]),
+    "T 50000000 0 in 2",
+  ].join("\n");
+  const v = windowValues(trace, run, 10 * ms);
+  // job0: [0, 2] and [3, 5] fit in one window, and the 25 ms stint fills a whole one; job1's
+  // best window starts at 9 ms; a stint with no `out` (job1's last) counts nothing.
+  assert.deepEqual([v.job0_cpu_window_max_ms, v.job1_cpu_window_max_ms], ["10.00", "2.00"]);
+  assert.equal(windowValues(trace, run, 3 * ms).job0_cpu_window_max_ms, "3.00");
+  const traced = traceValues(trace, { ...run, smp: 1, tasks: run.tasks.map((t) => ({ ...t, cpu_ns: 0, iterations: 0 })) }, { window_us: 10000 });
+  assert.equal(traced.job0_cpu_window_max_ms, "10.00");
+  assert.equal(traceValues(trace, { smp: 1, tasks: [{ tid: 1, name: "job0", cpu_ns: 0, iterations: 0 }] }).job0_cpu_window_max_ms, undefined);
+});
+
+test("the spec takes a window only with the trace it is measured on", () => {
+  const spec = (extra) => JSON.stringify({ experiments: [{ id: "a", args: "sched=cfs", ...extra }], tables: [] });
+  assert.equal(parseSpec(spec({ trace: true, window_us: 10000 })).experiments[0].window_us, 10000);
+  assert.throws(() => parseSpec(spec({ window_us: 10000 })), /window_us needs trace/);
+  assert.throws(() => parseSpec(spec({ trace: true, window_us: 0 })), /window_us must be a positive/);
+});
+
+test("the catalog's figures count each policy's sched_features", async () => {
+  const { normalizeCatalog } = await import("../widget/catalog.js");
+  const features = (name, values) => ({ name, type: "features", default: values.join(","), values, unit: "", help: "" });
+  const catalog = normalizeCatalog({
+    defaults: { sched: "cfs", workload: "spin" },
+    globals: [{ name: "smp", type: "int", default: 1, min: 1, max: 4, unit: "", help: "" }],
+    schedulers: [{ name: "cfs", tunables: [features("cfs.features", ["START_DEBIT", "FAIR_SLEEPERS"])] }, { name: "eevdf", tunables: [features("eevdf.features", ["PLACE_LAG"])] }],
+    workloads: [{ name: "spin", tunables: [] }],
+  }, "en");
+  assert.deepEqual(catalogValues(catalog), { cfs_features_count: "2", eevdf_features_count: "1" });
 });

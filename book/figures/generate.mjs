@@ -7,7 +7,8 @@
 // The CLI is --cli, else $RUNQUEUE, else the release build in cargo's target folder (which
 // follows CARGO_TARGET_DIR); runs are kept in the run cache (scripts/run-cache.mjs, by the CLI's
 // inputs digest and the command line). --only runs the one experiment ID and writes its figure
-// into DIR, leaving the book's figures alone.
+// into DIR, leaving the book's figures alone. Last, every claim of the book (claims.mjs) is
+// checked on the new figures.
 
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -16,7 +17,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { PENDING, anchored, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { PENDING, anchored, catalogValues, compareTable, fieldValues, pendingValues, runValues, traceValues } from "./metrics.mjs";
+import { bookPages, checkClaims } from "./claims.mjs";
 import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec, runArgv } from "./spec.mjs";
@@ -24,6 +26,7 @@ import { canonical, livePanes, missingTwins } from "./twins.mjs";
 import { kernelCatalog } from "./kernel-catalog.mjs";
 import { cacheFolder, readEntry, runInputs, runKey, writeEntry } from "../../scripts/run-cache.mjs";
 import { targetDir } from "../../scripts/target-dir.mjs";
+import { ZH_DIR, localizeFigure } from "../i18n/figures-zh.mjs";
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -100,7 +103,7 @@ function figureEntry(exp, outputs) {
   const entry = { result: outputs.result };
   if (exp.events) entry.events = outputs.events.trimEnd().split("\n").slice(0, exp.events).join("\n");
   if (exp.fields) entry.fields = fieldValues(outputs.events, outputs.result, exp.fields);
-  if (exp.trace) entry.trace = traceValues(outputs.events, outputs.result);
+  if (exp.trace) entry.trace = traceValues(outputs.events, outputs.result, exp);
   return entry;
 }
 
@@ -160,12 +163,22 @@ async function main() {
   fs.writeFileSync(path.join(OUT, "tables.md"), anchored(tables));
   // The seed reports' figures the chapters quote, one anchor each (book/figures/seeds.json).
   fs.writeFileSync(path.join(OUT, "seeds.md"), seedsMarkdown(seeds));
+  fs.writeFileSync(path.join(OUT, "catalog.md"), anchored(catalogValues(catalog)));
+  // The Chinese edition's copies, tables in Chinese (book/i18n/figures-zh.mjs).
+  fs.mkdirSync(path.join(OUT, ZH_DIR));
+  for (const file of fs.readdirSync(OUT).filter((f) => f.endsWith(".md"))) {
+    fs.writeFileSync(path.join(OUT, ZH_DIR, file), localizeFigure(fs.readFileSync(path.join(OUT, file), "utf8")));
+  }
 
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
   const reused = `${ran} runs made, ${spec.experiments.length - pending.length - ran} reused from the run cache`;
   console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables, ${seeds.figures.length} seed figures in ${path.relative(ROOT, OUT)} (${reused})`);
   if (process.env.SUITE_NOTE && !fs.existsSync(process.env.SUITE_NOTE)) fs.writeFileSync(process.env.SUITE_NOTE, `figures: ${reused}\n`);
+  // The sentences that compare these figures, checked on them (claims.mjs).
+  const claims = checkClaims(bookPages(), OUT);
+  if (claims.problems.length) throw new Error(`${claims.problems.length} claims of the book do not hold:\n  ${claims.problems.join("\n  ")}`);
+  console.log(`claims: ${claims.checked} checked${claims.pending ? `, ${claims.pending} waiting for pending figures` : ""}`);
   if (pending.length) {
     console.warn(`figures: ${pending.length} experiments pending, their figures say so: ${pending.map((e) => `${e.id} (needs ${e.needs}=)`).join(", ")}`);
   }

@@ -267,6 +267,17 @@ export function compareTable(spec, resultsById) {
   return markdownTable([spec.corner ?? "", ...names], rows);
 }
 
+// What the kernel offers, as figures a claim can pin: how many sched_features each policy lets
+// the reader switch (`cfs_features_count`), so that prose saying which ones ours has is checked
+// against the kernel that built the book. `catalog` is normalizeCatalog's (book/widget/catalog.js).
+export function catalogValues(catalog) {
+  const values = {};
+  for (const t of catalog.tunables.values()) {
+    if (t.type === "features") values[`${t.name.replace(".", "_")}_count`] = String(t.features.length);
+  }
+  return values;
+}
+
 // mdBook includes the lines between `ANCHOR: x` and `ANCHOR_END: x`; a one-line value with no
 // line break around it can sit inside a sentence.
 export function anchored(values) {
@@ -278,11 +289,11 @@ export function anchored(values) {
 // What a run's trace shows that its RESULT does not (docs/trace.md): where each task was first
 // queued, its moves between harts and why, how long each hart spent between one task's `out`
 // and the next one's `in` (switching, not charged to any task), and how many CFS wakeups kept
-// a vruntime below their queue's min_vruntime (sleeper credit at work). `text` is the raw
+// a vruntime below their queue's min_vruntime (sleeper credit at work), and by how much. `text` is the raw
 // trace (`runqueue run --events`); every value is a string, like runValues'.
 export const MOVES = ["placement", "periodic", "newidle", "active", "affinity"];
 
-export function traceValues(text, result) {
+export function traceValues(text, result, { window_us } = {}) {
   const harts = result.smp ?? 1;
   const name = new Map(result.tasks.map((t) => [t.tid, t.name]));
   const firstRq = new Map();
@@ -293,6 +304,11 @@ export function traceValues(text, result) {
   const lastOut = new Array(harts).fill(null);
   let wakes = 0;
   let behind = 0;
+  let behindNs = 0;
+  // EEVDF 6.12's delayed dequeue: tasks that blocked while still queued (`state delayed=1`), and
+  // the wakeups that moved such a task to another hart's queue instead of leaving it in place.
+  const delayed = new Map();
+  let [delayedSleeps, delayedMoves] = [0, 0];
   const firstHart = new Map();
   const wakesOn = new Map(result.tasks.map((t) => [t.tid, new Array(harts).fill(0)]));
   // Balancing passes that moved tasks: (time, hart, why) -> tasks moved.
@@ -309,7 +325,11 @@ export function traceValues(text, result) {
       steal.ns += ns;
       if (ns > steal.longest) [steal.longest, steal.by] = [ns, kv.by];
     } else if (kind === "new" && kv.rq !== undefined && !firstRq.has(tid)) firstRq.set(tid, Number(kv.rq));
-    else if (kind === "migrate") {
+    else if (kind === "state" && kv.delayed !== undefined) {
+      delayed.set(tid, kv.delayed === "1");
+      if (kv.delayed === "1") delayedSleeps += 1;
+    } else if (kind === "migrate") {
+      if (kv.why === "placement" && delayed.get(tid)) delayedMoves += 1;
       if (!(kv.why in moves)) throw new Error(`a migrate event with why=${kv.why}, which is not one of ${MOVES.join(", ")}`);
       moves[kv.why] += 1;
       taskMoves.set(tid, (taskMoves.get(tid) ?? 0) + 1);
@@ -325,10 +345,14 @@ export function traceValues(text, result) {
       if (lastOut[h] !== null) between[h] += t - lastOut[h];
       lastOut[h] = null;
     } else if (kind === "wake") {
+      delayed.set(tid, false);
       if (wakesOn.has(tid) && h < harts) wakesOn.get(tid)[h] += 1;
       if (kv.vr !== undefined && kv.min !== undefined) {
         wakes += 1;
-        if (BigInt(kv.vr) < BigInt(kv.min)) behind += 1;
+        if (BigInt(kv.vr) < BigInt(kv.min)) {
+          behind += 1;
+          behindNs += Number(BigInt(kv.min) - BigInt(kv.vr));
+        }
       }
     }
   }
@@ -336,6 +360,10 @@ export function traceValues(text, result) {
     migrations: String(Object.values(moves).reduce((a, b) => a + b, 0)),
     wakes: String(wakes),
     wakes_behind_min: String(behind),
+    // How far below min_vruntime those wakeups kept their vruntime, on average (µs of virtual time).
+    wakes_behind_avg_us: behind === 0 ? "0.0" : us(behindNs / behind),
+    delayed_sleeps: String(delayedSleeps),
+    delayed_wake_moves: String(delayedMoves),
     // Tasks each hart's queue took as they were created, hart 0 first: "2 / 1 / 1".
     rq_at_start: firstRq.size === 0 ? "n/a" : Array.from({ length: harts }, (_, h) => [...firstRq.values()].filter((q) => q === h).length).join(" / "),
   };
@@ -352,6 +380,7 @@ export function traceValues(text, result) {
   }
   v.between_total_ms = ms(between.reduce((a, b) => a + b, 0));
   Object.assign(v, groupValues(text, result), readyValues(text, result));
+  if (window_us) Object.assign(v, windowValues(text, result, window_us * 1000));
   const little = littlesLaw(text, result);
   if (little) {
     v.little_l = little.L.toFixed(3);
@@ -379,6 +408,41 @@ export function traceValues(text, result) {
     if (firstHart.has(tid)) v[`${task}_first_hart`] = String(firstHart.get(tid));
     // Which hart booked its wakeups: where its sleep timer fired (or its waker ran).
     wakesOn.get(tid).forEach((n, h) => (v[`${task}_wakes_hart${h}`] = String(n)));
+  }
+  return v;
+}
+
+// The most CPU time each task received in any stretch of `window` ns of the run,
+// `<task>_cpu_window_max_ms`: what a reservation of so much per period promises not to exceed
+// (a SCHED_DEADLINE task's runtime per period). Its stints run from each `in` to the next `out`.
+export function windowValues(text, result, window) {
+  const stints = new Map(result.tasks.map((t) => [t.tid, []]));
+  const since = new Map();
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    if (f[0] !== "T" || f.length < 5 || !stints.has(Number(f[4]))) continue;
+    const [t, kind, tid] = [Number(f[1]), f[3], Number(f[4])];
+    if (kind === "in") since.set(tid, t);
+    else if (kind === "out" && since.has(tid)) {
+      stints.get(tid).push([since.get(tid), t]);
+      since.delete(tid);
+    }
+  }
+  const v = {};
+  for (const task of result.tasks) {
+    const list = stints.get(task.tid);
+    // The best window starts where a stint starts: slide over them, stints wholly inside summed.
+    let [best, whole, j] = [0, 0, 0];
+    for (let i = 0; i < list.length; i++) {
+      const end = list[i][0] + window;
+      while (j < list.length && list[j][1] <= end) whole += list[j][1] - list[j++][0];
+      const part = j < list.length ? Math.max(0, end - list[j][0]) : 0;
+      best = Math.max(best, whole + part);
+      // Stint i leaves the window: it was summed whole, or it is stint j, longer than the window.
+      if (j > i) whole -= list[i][1] - list[i][0];
+      else j = i + 1;
+    }
+    v[`${task.name}_cpu_window_max_ms`] = ms2(best);
   }
   return v;
 }
@@ -422,12 +486,15 @@ export function groupValues(text, result) {
 }
 
 // Each task's waits for the CPU, from becoming runnable (`new`, `wake`, or an `out` that left
-// it runnable: preempted or yielding) to its next `in`: the longest, `<task>_wait_max_ms`; and
-// how its stints ended, `<task>_out_<why>` (how often it was preempted, blocked, ...).
+// it runnable: preempted or yielding) to its next `in`: the longest, `<task>_wait_max_ms`; how
+// its stints ended, `<task>_out_<why>` (how often it was preempted, blocked, ...); and its
+// first and longest stints, `<task>_ran_first_ms` and `<task>_ran_max_ms` (the `ran=` of its
+// `out` events).
 export function readyValues(text, result) {
   const name = new Map(result.tasks.map((t) => [t.tid, t.name]));
   const since = new Map();
   const worst = new Map();
+  const [first, longest] = [new Map(), new Map()];
   const outs = new Map(result.tasks.map((t) => [t.tid, {}]));
   for (const line of text.split("\n")) {
     const f = line.split(" ");
@@ -440,13 +507,18 @@ export function readyValues(text, result) {
     } else if (kind === "out") {
       const why = f.find((x) => x.startsWith("why="))?.slice(4);
       outs.get(tid)[why] = (outs.get(tid)[why] ?? 0) + 1;
+      const ran = Number(f.find((x) => x.startsWith("ran="))?.slice(4) ?? 0);
+      if (!first.has(tid)) first.set(tid, ran);
+      longest.set(tid, Math.max(longest.get(tid) ?? 0, ran));
       if (why === "preempt" || why === "yield") since.set(tid, t);
     }
   }
   const v = {};
   for (const [tid, task] of name) {
     v[`${task}_wait_max_ms`] = ms(worst.get(tid) ?? 0);
-    for (const why of ["preempt", "yield", "block", "sleep"]) v[`${task}_out_${why}`] = String(outs.get(tid)[why] ?? 0);
+    v[`${task}_ran_first_ms`] = ms(first.get(tid) ?? 0);
+    v[`${task}_ran_max_ms`] = ms(longest.get(tid) ?? 0);
+    for (const why of ["preempt", "yield", "block", "sleep", "exit"]) v[`${task}_out_${why}`] = String(outs.get(tid)[why] ?? 0);
   }
   return v;
 }

@@ -1,8 +1,9 @@
 // Reads and checks experiments.json:
-//   { experiments: [{id, args, events?, fields?, refused?, trace?, max_insns?, quantum?, needs?}], tables: [{id, metric, rows, corner?}] }.
+//   { experiments: [{id, args, events?, fields?, refused?, trace?, window_us?, max_insns?, quantum?, needs?}], tables: [{id, metric, rows, corner?}] }.
 // `refused: true` marks a run the kernel must reject (its `error:` line becomes the figure `error`).
 // `trace: true` adds the figures only the trace has (metrics.mjs, traceValues: moves between
-// harts, switching time per hart, ...). `max_insns` raises the CLI's instruction budget for a long
+// harts, switching time per hart, ...); with it, `window_us` adds each task's most CPU time in any
+// window of that length (a deadline task's runtime per period). `max_insns` raises the CLI's instruction budget for a long
 // run (its default is 5e9); `quantum` sets the machine's turn length (`runqueue run --quantum`).
 // `needs: "NAME"` names a setting a run depends on that the kernel's catalog may not list yet (a
 // machine option another branch adds): until it does, the run is skipped and every figure the
@@ -36,14 +37,15 @@ export function parseSpec(text) {
       throw new Error(`experiment ${e.id}: fields must be a list of trace keys (1-16 of a-z, 0-9, _)`);
     }
     if (e.trace !== undefined && e.trace !== true) throw new Error(`experiment ${e.id}: trace is true or absent`);
-    for (const k of ["max_insns", "quantum"]) {
+    if (e.window_us !== undefined && e.trace !== true) throw new Error(`experiment ${e.id}: window_us needs trace`);
+    for (const k of ["max_insns", "quantum", "window_us"]) {
       if (e[k] !== undefined && !(Number.isSafeInteger(e[k]) && e[k] > 0)) throw new Error(`experiment ${e.id}: ${k} must be a positive whole number`);
     }
     if (e.needs !== undefined && !(typeof e.needs === "string" && /^[A-Za-z0-9_.]+$/.test(e.needs))) {
       throw new Error(`experiment ${e.id}: needs names one setting`);
     }
     for (const k of Object.keys(e)) {
-      if (!["id", "args", "events", "fields", "refused", "trace", "max_insns", "quantum", "needs"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
+      if (!["id", "args", "events", "fields", "refused", "trace", "window_us", "max_insns", "quantum", "needs"].includes(k)) throw new Error(`experiment ${e.id}: unknown key "${k}"`);
     }
   }
   const tableIds = new Set();

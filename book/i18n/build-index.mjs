@@ -5,10 +5,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { entry } from "./search.js";
+import { searchSynonyms } from "./catalog.mjs";
 
 export const INDEX_FILE = "cjk-search.json";
-// Pages that repeat or frame the others; the widget's own folder holds no chapters.
-const SKIP = new Set(["print.html", "404.html", "toc.html"]);
+// Pages that repeat or frame the others (the index only lists other pages' sections); the
+// widget's own folder holds no chapters.
+const SKIP = new Set(["print.html", "404.html", "toc.html", "book-index.html"]);
+// Pages that define or cite the lessons' terms: found, but after the lessons that match.
+const REFERENCE = new Set(["glossary.html", "bibliography.html"]);
 
 function pages(root, dir = root) {
   return fs.readdirSync(dir, { withFileTypes: true })
@@ -27,6 +31,7 @@ const BLOCK_TAG = /<\/?(?:p|div|h[1-6]|li|ul|ol|dl|dt|dd|table|tr|td|th|pre|bloc
 
 export function plainText(html) {
   return html
+    .replace(/<!--[\s\S]*?-->/g, " ")
     .replace(/<(script|style|svg)\b[\s\S]*?<\/\1>/gi, " ")
     .replace(BLOCK_TAG, " ")
     .replace(/<[^>]+>/g, "")
@@ -36,16 +41,18 @@ export function plainText(html) {
     });
 }
 
-/** `{path, title, text}` of a page: its first heading, and the text of its <main>. */
+/** `{path, title, headings, text}` of a page: its first heading, its other headings, and the text of its <main>. */
 export function indexPage(relPath, html) {
   const main = html.match(/<main\b[^>]*>([\s\S]*?)<\/main>/i)?.[1] ?? "";
   const h1 = main.match(/<h1\b[^>]*>([\s\S]*?)<\/h1>/i)?.[1];
   const title = h1 ?? html.match(/<title>([\s\S]*?)<\/title>/i)?.[1] ?? relPath;
-  return entry(relPath, plainText(title), plainText(main));
+  const headings = [...main.matchAll(/<h([2-4])\b[^>]*>([\s\S]*?)<\/h\1>/gi)].map((m) => plainText(m[2]));
+  return entry(relPath, plainText(title), plainText(main), headings, REFERENCE.has(path.basename(relPath)));
 }
 
+/** The index of a built edition: its pages, and the search's synonyms (po/glossary.md). */
 export function buildIndex(root) {
-  return pages(root).map((p) => indexPage(p, fs.readFileSync(path.join(root, p), "utf8")));
+  return { pages: pages(root).map((p) => indexPage(p, fs.readFileSync(path.join(root, p), "utf8"))), synonyms: searchSynonyms() };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -57,5 +64,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const index = buildIndex(root);
   const json = JSON.stringify(index);
   fs.writeFileSync(path.join(root, INDEX_FILE), json);
-  console.log(`build-index: ${index.length} pages, ${json.length} bytes in ${path.join(root, INDEX_FILE)}`);
+  console.log(`build-index: ${index.pages.length} pages, ${json.length} bytes in ${path.join(root, INDEX_FILE)}`);
 }

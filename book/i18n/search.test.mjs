@@ -4,7 +4,7 @@
 import test from "node:test";
 import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
-import { bigrams, entry, normalize, search } from "./search.js";
+import { alternatives, bigrams, entry, normalize, search } from "./search.js";
 import { indexPage, plainText } from "./build-index.mjs";
 
 const INDEX = [
@@ -21,6 +21,33 @@ test("Chinese text is found by substring, more hits first, titles counting most"
   assert.deepEqual(search(INDEX, "cfs").map((h) => h.title), ["CFS：完全公平调度器"], "a title matches regardless of case");
 });
 
+test("synonyms find the book's term, headings outrank the text, snippets keep their case", () => {
+  const index = {
+    synonyms: { 就绪队列: "运行队列", 先进先出: "先来先服务", FIFO: "先来先服务" },
+    pages: [
+      entry("chapters/02-tour.html", "内核导览", "每个硬件线程有一个运行队列，运行队列里是可运行的任务，运行队列按策略排序。"),
+      entry("chapters/03-fifo-rr.html", "FIFO 与时间片轮转", "先来先服务（FIFO）按到达顺序运行。", ["先来先服务", "运行队列"]),
+      entry("chapters/12-linux.html", "比较", "Linux 的 CFS 和 SCHED_FIFO。"),
+    ],
+  };
+  assert.deepEqual(alternatives("就绪队列", index.synonyms), ["就绪队列", "运行队列"]);
+  assert.deepEqual(search(index, "就绪队列").map((h) => h.path), ["chapters/03-fifo-rr.html", "chapters/02-tour.html"], "a heading counts more than three hits in the text");
+  assert.equal(search(index, "先进先出")[0].path, "chapters/03-fifo-rr.html");
+  assert.match(search(index, "linux")[0].snippet, /Linux 的 CFS/, "the snippet keeps the text's case");
+  assert.deepEqual(search(index.pages, "就绪队列"), [], "a bare list of pages has no synonyms");
+});
+
+test("the glossary and the bibliography come after the lessons that match, however often they name the term", () => {
+  const pages = [
+    entry("chapters/01-using-this-book.html", "如何使用本书", "内核把它的运行队列保存在内存中。"),
+    entry("chapters/glossary.html", "术语表", "运行队列：……运行队列……运行队列……运行队列", ["运行队列"], true),
+    entry("chapters/bibliography.html", "参考文献", "只有参考文献才有的词。", [], true),
+  ];
+  assert.deepEqual(search(pages, "运行队列").map((h) => h.path), ["chapters/01-using-this-book.html", "chapters/glossary.html"]);
+  assert.deepEqual(search(pages, "参考文献").map((h) => h.path), ["chapters/bibliography.html"], "a reference page is still found");
+  assert.equal(entry("a.html", "A", "a").reference, undefined, "a lesson's entry stays as it was");
+});
+
 test("a query with a word in between still matches by bigrams; unrelated text does not", () => {
   assert.deepEqual(search(INDEX, "睡眠的补偿").map((h) => h.path), ["chapters/07-sleepers.html"]);
   assert.deepEqual(search(INDEX, "实时调度"), []);
@@ -34,8 +61,11 @@ test("the index holds a page's heading and the text of its <main>, without marku
     <main><h1 id="cfs">CFS：完全&amp;公平</h1><p>虚拟<em>运行</em>时间 &lt;vr&gt; &#x4e2d;&#25991;</p><script>skip()</script></main></body></html>`;
   const page = indexPage("chapters/06-cfs.html", html);
   assert.equal(page.title, "CFS：完全&公平", "titles keep their case for display");
-  assert.equal(page.text, "cfs：完全&公平 虚拟运行时间 <vr> 中文", "inline tags do not split words");
+  assert.equal(page.text, "CFS：完全&公平 虚拟运行时间 <vr> 中文", "inline tags do not split words, case is kept");
+  assert.deepEqual(indexPage("a.html", "<main><h1>T</h1><h2>二 <code>x</code></h2><h3>三</h3><p>p</p></main>").headings, ["二 x", "三"]);
   assert.equal(plainText("<p>a</p><p><b>b</b>&unknown;</p>"), " a  b&unknown; ");
+  // A claim the build checks is a comment: none of it is text, though it holds ">" and "<".
+  assert.equal(plainText('<p>a</p>\n<!-- claim "a": x:y > x:z and 1 < 2 -->\n<p>b</p>'), " a \n \n b ");
 });
 
 /** Each msgstr of the Chinese catalog, its quoted lines joined. */

@@ -4,7 +4,7 @@
 // and spells settings back as a line. Pure functions, no DOM: the unit tests run them in node.
 
 import { CATALOG_ZH } from "./catalog-zh.js";
-import { pageLang } from "./strings.js";
+import { pageLang, stringsFor } from "./strings.js";
 
 // Keys every command line has; `smp` is a control of its own since it also sets the harts.
 const FIXED = ["sched", "workload", "smp"];
@@ -96,38 +96,38 @@ export function queueViews(catalog, sched) {
 const range = (p) => `${p.min ?? "-∞"}..${p.max ?? "∞"}`;
 
 /**
- * One refused word in English, from what the kernel's parser says is wrong with it (`errors`
- * of `runqueue_settings::reading`: which word, why, what is accepted). Only the wording is the
- * page's; a translation words the same data.
+ * One refused word, from what the kernel's parser says is wrong with it (`errors` of
+ * `runqueue_settings::reading`: which word, why, what is accepted), worded by the message
+ * table `T` (book/widget/strings.js, the page's language by default).
  */
-export function describeProblem(p, catalog) {
-  const bad = (why) => `${p.name}=${p.value} ${why}`;
+export function describeProblem(p, catalog, T = stringsFor(pageLang())) {
+  const word = `${p.name}=${p.value}`;
   switch (p.error) {
     case "not-key-value":
-      return `"${p.word}" is not of the form name=value`;
+      return T.argNotPair(p.word);
     case "unknown-sched":
-      return `sched=${p.value} is unknown; choose one of ${p.accepted.join(", ")}`;
+      return T.argUnknown(`sched=${p.value}`, p.accepted.join(", "));
     case "unknown-workload":
-      return `workload=${p.value} is unknown; choose one of ${p.accepted.join(", ")}`;
+      return T.argUnknown(`workload=${p.value}`, p.accepted.join(", "));
     case "unknown-key":
-      return p.elsewhere ? `${p.name} is not a setting of workload ${p.workload}` : `${p.name} is not a setting the kernel knows`;
+      return p.elsewhere ? T.argNotOfWorkload(p.name, p.workload) : T.argNotSetting(p.name);
     case "duplicate":
-      return `${p.name} is given twice`;
+      return T.argTwice(p.name);
     case "bad-value":
-      if (p.name === "smp") return `smp=${p.value} must be a number of harts from 1 to ${catalog.maxHarts}`;
+      if (p.name === "smp") return T.argHarts(`smp=${p.value}`, catalog.maxHarts);
       switch (p.type) {
         case "int":
-          return bad(p.why === "not-integer" ? "is not a whole number" : `is outside ${range(p)}`);
+          return p.why === "not-integer" ? T.valueNotWhole(word) : T.valueOutside(word, range(p));
         case "list":
-          return bad(`must be whole numbers in ${range(p)} separated by commas`);
+          return T.valueList(word, range(p));
         case "features":
-          return bad(`must be features separated by commas, each one of ${p.values.join(", ")}, or NO_ before one`);
+          return T.valueFeatures(word, p.values.join(", "));
         case "choices":
-          return bad(`must be names separated by commas, each one of ${p.values.join(", ")}`);
+          return T.valueChoices(word, p.values.join(", "));
         case "fraction":
-          return bad("must be a fraction p/q between 0 and 1, or 0 or 1");
+          return T.valueFraction(word);
         default:
-          return bad(`is not one of ${p.values.join(", ")}`);
+          return T.valueNotOneOf(word, p.values.join(", "));
       }
     default:
       return p.text ?? JSON.stringify(p);
@@ -142,7 +142,7 @@ export function describeProblem(p, catalog) {
  * table (workloads share names such as `wl.tasks` with different limits); any scheduler's
  * tunables are accepted, for compare mode.
  */
-export function parseArgs(text, catalog, defaults = {}) {
+export function parseArgs(text, catalog, defaults = {}, T = stringsFor(pageLang())) {
   const tunables = [...(defaults.tunables ?? [])];
   if (defaults.smp !== undefined) tunables.push(["smp", String(defaults.smp)]);
   const base = { sched: defaults.sched ?? catalog.defaults.sched, workload: defaults.workload ?? catalog.defaults.workload, tunables };
@@ -151,7 +151,7 @@ export function parseArgs(text, catalog, defaults = {}) {
   const smp = Number(set.get("smp") ?? 1);
   set.delete("smp");
   const settings = { sched: read.sched, workload: read.workload, smp, tunables: set };
-  return { settings, errors: read.errors.map((p) => describeProblem(p, catalog)) };
+  return { settings, errors: read.errors.map((p) => describeProblem(p, catalog, T)) };
 }
 
 /**

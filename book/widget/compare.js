@@ -3,6 +3,7 @@
 // (`cfs`, `cfs smp=2`, `tick_us=500`; `same` for an unchanged copy). Pure: unit-tested in node.
 
 import { parseArgs } from "./catalog.js";
+import { pageLang, stringsFor } from "./strings.js";
 
 const SAME = "same";
 
@@ -10,7 +11,7 @@ const SAME = "same";
  * `{compare: null | {sched, words}, errors}` for `text`; `base` is the first run's settings,
  * against which the words are checked (a workload's tunables belong to its workload).
  */
-export function parseCompare(text, catalog, base = {}) {
+export function parseCompare(text, catalog, base = {}, T = stringsFor(pageLang())) {
   const all = String(text ?? "").trim().split(/\s+/).filter(Boolean);
   if (!all.length) return { compare: null, errors: [] };
   if (all.length === 1 && all[0] === SAME) return { compare: { sched: null, words: "" }, errors: [] };
@@ -21,9 +22,9 @@ export function parseCompare(text, catalog, base = {}) {
     const name = i === 0 && !word.includes("=") ? word : word.startsWith("sched=") ? word.slice("sched=".length) : null;
     if (name === null) words.push(word);
     else if (catalog.scheds.some((s) => s.name === name)) sched = name;
-    else errors.push(`${name} is not a scheduler; choose one of ${catalog.scheds.map((s) => s.name).join(", ")}`);
+    else errors.push(T.compareNotScheduler(name, catalog.scheds.map((s) => s.name).join(", ")));
   }
-  errors.push(...parseArgs(words.join(" "), catalog, base).errors);
+  errors.push(...parseArgs(words.join(" "), catalog, base, T).errors);
   return errors.length ? { compare: null, errors } : { compare: { sched, words: words.join(" ") }, errors };
 }
 

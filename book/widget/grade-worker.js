@@ -3,8 +3,12 @@
 // with the same code as `runqueue grade` (docs/labs.md). Protocol:
 //   page -> worker: {type: "grade", elf: ArrayBuffer, lab, tests: text of the lab's tests}
 //   worker -> page: {type: "test", index, count, name}    (a test starts)
-//                   {type: "done", table, results}        (the CLI's table, results.json)
-//                   {type: "error", message}              (no grade: not an ELF, bad tests)
+//                   {type: "done", table, results, report} (the CLI's table, results.json,
+//                                                          the results as data: grade-text.js)
+//                   {type: "error", kind, detail}         (no grade: `notKernel`, the file does
+//                                                          not boot; `grader`, bad tests or a
+//                                                          grader fault; `request`, a bad message)
+// The page words the error in its language (strings.js); `detail` is the emulator's own.
 
 import init, { Grading, Session, Status } from "../pkg/runqueue_wasm.js";
 
@@ -18,8 +22,7 @@ function runTest(grading, elf, i) {
   try {
     session = new Session(elf, grading.bootargs(i));
   } catch (e) {
-    postMessage({ type: "error", message: `this file is not a kernel the grader can boot (${e.message ?? e}). ` +
-      "Drop the ELF that `make kernel` builds: target/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel." });
+    postMessage({ type: "error", kind: "notKernel", detail: String(e.message ?? e) });
     return false;
   }
   try {
@@ -43,7 +46,7 @@ async function grade({ elf, lab, tests }) {
   try {
     grading = new Grading(lab, tests);
   } catch (e) {
-    return postMessage({ type: "error", message: String(e.message ?? e) });
+    return postMessage({ type: "error", kind: "grader", detail: String(e.message ?? e) });
   }
   const bytes = new Uint8Array(elf);
   const count = grading.count();
@@ -51,11 +54,11 @@ async function grade({ elf, lab, tests }) {
     postMessage({ type: "test", index: i, count, name: grading.name(i) });
     if (!runTest(grading, bytes, i)) return grading.free();
   }
-  postMessage({ type: "done", table: grading.table(), results: grading.results_json() });
+  postMessage({ type: "done", table: grading.table(), results: grading.results_json(), report: grading.report_json() });
   grading.free();
 }
 
 onmessage = ({ data }) => {
-  if (data?.type !== "grade") return postMessage({ type: "error", message: `unknown request ${JSON.stringify(data?.type)}` });
-  grade(data).catch((e) => postMessage({ type: "error", message: `grader error: ${e.message ?? e}` }));
+  if (data?.type !== "grade") return postMessage({ type: "error", kind: "request", detail: JSON.stringify(data?.type) });
+  grade(data).catch((e) => postMessage({ type: "error", kind: "grader", detail: String(e.message ?? e) }));
 };

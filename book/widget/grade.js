@@ -3,9 +3,12 @@
 // public tests in a Worker (grade-worker.js) with the same checks as `runqueue grade`, and
 // shows the same table. State is mirrored in `globalThis.runqueueGrade` for the tests.
 
+import { GRADE_TEXT, renderReport } from "./grade-text.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const T = stringsFor(pageLang());
+// The grader's table is English; a page in another language words its report itself.
+const REPORT_TEXT = GRADE_TEXT[pageLang()] ?? null;
 const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
 const WORKER_URL = new URL("./grade-worker.js", import.meta.url);
 const KERNEL_PATH = "target/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel";
@@ -50,11 +53,12 @@ class GradeWidget {
 
   show(state, { status = "", table = "", error = null } = {}) {
     this.state = state;
-    this.status.textContent = status;
+    // A status or a table is a text, or parts in which nodes (code: another program's words) sit.
+    this.status.replaceChildren(...[status].flat());
     this.status.className = error ? "rq-status rq-alert" : "rq-status";
     this.error = error;
-    this.output.textContent = table;
-    this.output.hidden = !table;
+    this.output.replaceChildren(...[table].flat());
+    this.output.hidden = !this.output.textContent;
   }
 
   async grade(file) {
@@ -85,18 +89,30 @@ class GradeWidget {
       this.table = msg.table;
       const { score, tests } = this.results;
       const max = tests.reduce((sum, t) => sum + t.max_score, 0);
-      this.show("done", { status: T.gradeScore(fileName, score, max), table: msg.table });
+      // Quoted output inside the table's <pre> is <samp>: mdBook styles `pre > code` as a block.
+      const samp = (text) => element("samp", { textContent: text });
+      const table = REPORT_TEXT ? renderReport(REPORT_TEXT, JSON.parse(msg.report), samp) : msg.table;
+      this.show("done", { status: T.gradeScore(fileName, score, max), table });
       URL.revokeObjectURL(this.download.href);
       this.download.href = URL.createObjectURL(new Blob([msg.results], { type: "application/json" }));
       this.download.hidden = false;
       this.stop();
     } else {
-      this.fail(msg.message);
+      this.fail(this.errorText(msg));
     }
   }
 
+  /** A worker's error in the page's words: parts, the emulator's own detail as code. */
+  errorText({ kind, detail }) {
+    const code = (text) => element("code", { textContent: text });
+    if (kind === "notKernel") return T.gradeNotKernel(code(detail), code("make kernel"), code(KERNEL_PATH));
+    if (kind === "request") return T.unknownRequest(detail);
+    return T.gradeError(code(detail));
+  }
+
   fail(message) {
-    this.show("error", { status: T.gradeFailed(message), error: message });
+    const parts = [T.gradeFailed(""), ...[message].flat()];
+    this.show("error", { status: parts, error: parts.map((p) => (typeof p === "string" ? p : p.textContent)).join("") });
     this.stop();
   }
 

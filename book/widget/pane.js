@@ -1,7 +1,11 @@
 // One run of the kernel: a Worker with the emulator, the terminal showing its console, and
-// the charts fed by its trace. An experiment has one pane, or two in compare mode.
+// the charts fed by its trace. An experiment has one pane, or two in compare mode. Until its
+// first run a pane is only its title: the terminal, charts and lanes are made (and their
+// libraries loaded, libs.js) when a run is about to start, so an experiment nobody runs costs
+// the page nothing.
 
-import { Terminal } from "../vendor/xterm.mjs";
+import { headingAfter } from "./headings.js";
+import { loadLibraries } from "./libs.js";
 import { RunModel } from "./model.js";
 import { RunCharts } from "./charts.js";
 import { ResultLineFilter } from "./console.js";
@@ -9,6 +13,7 @@ import { LanesView } from "./lanes.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+const nextTask = () => new Promise((next) => setTimeout(next));
 const T = stringsFor(pageLang());
 // The terminal gets as many columns as fit its box; a monospace glyph is about 0.6 em wide.
 // Never fewer than the kernel's result table needs: a narrower box scrolls sideways instead of
@@ -27,20 +32,41 @@ export class RunPane {
     this.scales = scales;
     this.root = document.createElement("section");
     this.root.className = "rq-pane";
-    this.heading = document.createElement("h3");
+    parent.append(this.root);
+    this.heading = headingAfter(parent);
     this.heading.className = "rq-pane-title";
+    this.root.append(this.heading);
+    this.plan(run);
+  }
+
+  /**
+   * Makes the terminal, charts and lanes, the first time a run needs them: each in a task of its
+   * own, so that the page does not freeze for the frame it takes to make them all.
+   */
+  async prepare() {
+    if (this.terminal) return;
+    const { Terminal } = await loadLibraries();
+    await nextTask();
+    if (this.terminal || this.destroyed) return;
     const term = document.createElement("div");
     term.className = "rq-terminal";
-    this.root.append(this.heading, term);
-    parent.append(this.root);
+    this.heading.after(term);
 
+    // xterm's own labels for screen readers, in the page's language.
+    Terminal.strings.promptLabel = T.terminalInput;
+    Terminal.strings.tooMuchOutput = T.terminalTooMuch;
     this.terminal = new Terminal({ convertEol: true, rows: 14, cols: 80, fontSize: FONT_PX, screenReaderMode: false, scrollback: 5000 });
     this.terminal.open(term);
     this.fit = () => this.terminal.resize(Math.max(MIN_COLS, Math.floor(term.clientWidth / (FONT_PX * CHAR_WIDTH))), 14);
     requestAnimationFrame(this.fit);
     addEventListener("resize", this.fit);
     this.terminal.onData((text) => this.worker?.postMessage({ type: "input", bytes: new TextEncoder().encode(text) }));
-    this.plan(run);
+    // Tab moves the focus on, as everywhere else in the page: the terminal must not trap the
+    // keyboard (WCAG 2.1.2), and the kernel reads no input that would need a tab.
+    this.terminal.attachCustomKeyEventHandler((e) => e.key !== "Tab");
+    this.termBox = term;
+    await nextTask();
+    if (!this.destroyed) this.makeViews();
   }
 
   /**
@@ -68,16 +94,27 @@ export class RunPane {
     this.budgetHit = false;
     this.decode = new TextDecoder();
     this.shown = new ResultLineFilter(T.resultLine);
-    this.terminal.reset();
     this.model = new RunModel();
+    const { traceOff } = this.planned;
+    // Said before any run: the reader learns why such a run will draw less.
+    this.note?.remove();
+    this.note = traceOff ? Object.assign(document.createElement("p"), { className: "rq-note", textContent: T.traceOff }) : null;
+    if (this.note) (this.termBox ?? this.heading).after(this.note);
+    if (this.terminal) {
+      this.terminal.reset();
+      this.makeViews();
+    }
+  }
+
+  /** The charts and lanes of the planned run; the charts are kept from run to run when they can be. */
+  makeViews() {
     const { traceOff, views } = this.planned;
-    // The charts are kept from run to run (making them anew costs the page a long frame).
-    if (this.charts && traceOff === this.traceOff) this.charts.reset(this.model);
+    // Making charts anew costs the page a long frame.
+    if (this.charts && traceOff === this.charts.traceOff) this.charts.reset(this.model);
     else {
       this.charts?.destroy();
       this.charts = new RunCharts(this.root, this.model, { scales: this.scales, traceOff });
     }
-    this.traceOff = traceOff;
     this.lanes?.destroy();
     this.lanes = new LanesView(this.root, {
       views: () => views,
@@ -109,13 +146,20 @@ export class RunPane {
    * says how far it is, and once it stops with output the console is there for a screen reader.
    */
   accessible(on) {
-    if (this.terminal.options.screenReaderMode !== on) this.terminal.options.screenReaderMode = on;
+    if (!this.terminal || this.wantsMirror === on) return;
+    this.wantsMirror = on;
+    // The mirror copies the rows it finds when it starts: once xterm has parsed what was written.
+    this.terminal.write("", () => {
+      if (this.terminal && this.wantsMirror === on) this.terminal.options.screenReaderMode = on;
+    });
   }
 
-  fail(message) {
+  /** `quote`: the emulator's own words within `message`, shown as code. */
+  fail(message, quote = null) {
     this.accessible(true);
     this.state = "error";
     this.error = message;
+    this.errorQuote = quote;
     this.onChange(this);
   }
 
@@ -149,7 +193,7 @@ export class RunPane {
       case "error":
         this.budgetHit = Boolean(msg.budget);
         this.charts.flush();
-        return this.fail(msg.message);
+        return this.fail(msg.message, msg.quote);
     }
     this.accessible(!["booting", "running"].includes(this.state) && this.consoleText.length > 0);
     this.onChange(this);
@@ -189,9 +233,10 @@ export class RunPane {
   }
 
   destroy() {
-    removeEventListener("resize", this.fit);
+    this.destroyed = true;
+    if (this.fit) removeEventListener("resize", this.fit);
     this.lanes?.destroy();
-    this.terminal.dispose();
+    this.terminal?.dispose();
     this.worker?.terminate();
     this.charts?.destroy();
     this.root.remove();

@@ -20,11 +20,13 @@ let T = stringsFor(); // the page's language arrives with `boot`
 const ready = init();
 
 const post = (msg, transfer = []) => postMessage(msg, transfer);
-const fail = (message) => {
+// `quote` is the emulator's own words within `message`, which the page shows as code.
+const fail = (message, quote) => {
   running = false;
   session = null;
-  post({ type: "error", message });
+  post({ type: "error", message, quote });
 };
+const why = (e) => String(e.message ?? e);
 
 // Yields to the event loop without the 4 ms clamp nested timers get.
 const channel = new MessageChannel();
@@ -47,7 +49,8 @@ function flush() {
 function finish(status) {
   running = false;
   if (status === Status.Fault) {
-    post({ type: "error", message: T.machineStopped(session.fault()), ...progress() });
+    const fault = session.fault();
+    post({ type: "error", message: T.machineStopped(fault), quote: fault, ...progress() });
     return;
   }
   let result = null;
@@ -111,7 +114,7 @@ const handlers = {
       // every way.
       if (compiled !== true) session.set_compiled_tier(compiled !== false, compiled === "eager");
     } catch (e) {
-      return fail(String(e.message ?? e));
+      return fail(T.bootFailed(why(e)), why(e));
     }
     post({ type: "booted" });
   },
@@ -119,7 +122,7 @@ const handlers = {
     if (!session || running) return;
     running = true;
     post({ type: "state", state: "running" });
-    loop().catch((e) => fail(T.emulatorError(e.message ?? e)));
+    loop().catch((e) => fail(T.emulatorError(why(e)), why(e)));
   },
   pause() {
     if (!running) return; // a finished or paused machine keeps its state
@@ -147,7 +150,7 @@ const handlers = {
     try {
       post(format === "ftrace" ? { type: "trace", text: session.ftrace_text() } : { type: "trace", json: session.chrome_trace() });
     } catch (e) {
-      post({ type: "error", message: String(e.message ?? e) });
+      post({ type: "error", message: T.emulatorError(why(e)), quote: why(e) });
     }
   },
 };
@@ -158,5 +161,5 @@ let queue = Promise.resolve();
 onmessage = ({ data }) => {
   const handler = handlers[data?.type];
   if (!handler) return post({ type: "error", message: T.unknownRequest(JSON.stringify(data?.type)) });
-  queue = queue.then(() => handler(data)).catch((e) => fail(T.emulatorError(e.message ?? e)));
+  queue = queue.then(() => handler(data)).catch((e) => fail(T.emulatorError(why(e)), why(e)));
 };

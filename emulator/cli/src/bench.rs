@@ -228,7 +228,7 @@ fn phases_from(lines: &[(Stamp, String)], instret_of: impl Fn(&str, u64, u64) ->
 
 fn run_ours(bootargs: &str, exec: ExecMode) -> Result<EmulatorRun, String> {
     let options = MachineOptions::parse(bootargs).map_err(|e| e.to_string())?;
-    let mut machine = tier::boot(exec, BENCH_ELF, &options).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
+    let mut machine = tier::boot(exec, BENCH_ELF, None, &options).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
     let cpu_before = cpu_seconds(Who::Myself);
     let start = Instant::now();
     let (mut lines, mut partial) = (Vec::new(), Vec::new());

@@ -41,9 +41,9 @@ impl FromStr for ExecMode {
     }
 }
 
-/// The machine `options` describe, booted from `elf`, that runs in `mode`.
-pub fn boot(mode: ExecMode, elf: &[u8], options: &MachineOptions) -> Result<Machine, LoadError> {
-    let mut machine = Machine::boot(elf, options)?;
+/// The machine `options` describe, booted from `kernel` (and `initrd`, if any), that runs in `mode`.
+pub fn boot(mode: ExecMode, kernel: &[u8], initrd: Option<&[u8]>, options: &MachineOptions) -> Result<Machine, LoadError> {
+    let mut machine = Machine::boot(kernel, initrd, options)?;
     machine.set_exec(if mode == ExecMode::Reference { Exec::Reference } else { Exec::Fast });
     if mode == ExecMode::Fast {
         // A host Cranelift cannot generate code for runs interpreted: the results are the same.

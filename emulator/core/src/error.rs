@@ -54,6 +54,10 @@ pub enum LoadError {
     FdtTooLarge { size: u64, max: u64 },
     /// An access by the embedder to physical memory outside RAM.
     PhysRange { addr: u64, len: u64, ram_start: u64, ram_end: u64 },
+    /// A Linux kernel `Image` that cannot be booted, and why.
+    KernelImage(&'static str),
+    /// An initrd that cannot be loaded, and why.
+    Initrd(&'static str),
 }
 
 impl fmt::Display for LoadError {
@@ -108,6 +112,8 @@ impl fmt::Display for LoadError {
                 "physical range {addr:#x}..{:#x} is outside RAM {ram_start:#x}..{ram_end:#x}",
                 addr.saturating_add(*len)
             ),
+            KernelImage(why) => write!(f, "cannot boot the Linux kernel image: {why}"),
+            Initrd(why) => write!(f, "cannot load the initrd: {why}"),
         }
     }
 }

@@ -84,9 +84,10 @@ impl MachineOptions {
 }
 
 impl Machine {
-    /// Builds the machine `options` describe and loads `elf` into it.
-    pub fn boot(elf: &[u8], options: &MachineOptions) -> Result<Machine, LoadError> {
-        Machine::new(options.config(), elf)
+    /// Builds the machine `options` describe and loads `kernel` into it (an ELF, or a Linux
+    /// `Image` with its `initrd`).
+    pub fn boot(kernel: &[u8], initrd: Option<&[u8]>, options: &MachineOptions) -> Result<Machine, LoadError> {
+        Machine::with_initrd(options.config(), kernel, initrd)
     }
 }
 

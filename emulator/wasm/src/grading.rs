@@ -3,7 +3,7 @@
 //! and results.json come from `runqueue-grader`, the code `runqueue grade` uses, so the page
 //! shows what the CLI prints for the same kernel.
 
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, report_json, table};
 use runqueue_report::console;
 use wasm_bindgen::prelude::*;
 
@@ -68,6 +68,12 @@ impl Grading {
     /// The table `runqueue grade` prints, over the tests recorded so far.
     pub fn table(&self) -> String {
         table(self.lab.name(), &self.recorded(), Visibility::Hidden)
+    }
+
+    /// The results as data (`runqueue_grader::report_json`), for a page that words them in
+    /// another language than the table's English.
+    pub fn report_json(&self) -> String {
+        report_json(self.lab.name(), &self.recorded())
     }
 
     /// Gradescope's results.json, as `runqueue grade --results` writes it.

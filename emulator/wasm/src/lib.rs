@@ -56,7 +56,7 @@ impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new(elf: &[u8], bootargs: &str) -> Result<Session, JsError> {
         let options = MachineOptions::parse(bootargs).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
-        let machine = Machine::boot(elf, &options).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
+        let machine = Machine::boot(elf, None, &options).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
         let mut session = Session {
             machine,
             console: Vec::new(),

@@ -1,5 +1,6 @@
 //! The labs, and grading one test of a lab from the run's outcome.
 
+use crate::message::{self, Message};
 use crate::spec::TestCase;
 use crate::{bvt, mlfq, sjf, stall};
 use alloc::collections::BTreeMap;
@@ -101,8 +102,11 @@ pub struct TestResult {
     pub score: u32,
     pub max_score: u32,
     pub hidden: bool,
-    /// What the student reads: the verdict, expected against actual, the first violation.
+    /// What the student reads: the verdict, expected against actual, the first violation
+    /// (`messages` in English, cut to `MAX_OUTPUT`).
     pub output: String,
+    /// The same, as messages the page words in its reader's language.
+    pub messages: Vec<Message>,
     /// The time of the first violation, when the schedule broke a rule.
     pub violation_ns: Option<u64>,
 }
@@ -117,61 +121,62 @@ impl TestResult {
 /// lost, and every check the test names must hold throughout.
 pub fn grade_test(lab: Lab, test: &TestCase, outcome: &Outcome) -> TestResult {
     let verdict = judge(lab, test, outcome);
-    let (score, mut output, violation_ns) = match verdict {
+    let (score, messages, violation_ns) = match verdict {
         Ok(summary) => (test.points, summary, None),
-        Err((why, at)) => (0, why, at),
+        Err((why, at)) => (0, alloc::vec![why], at),
     };
+    let mut output = message::english(&messages);
     if output.len() > MAX_OUTPUT {
         // A long panic message, say: the start says what went wrong, and results.json stays small.
         let cut = (0..=MAX_OUTPUT).rev().find(|&i| output.is_char_boundary(i)).unwrap_or(0);
         output.truncate(cut);
         output.push_str("\n[the rest of this output, past 8 KiB, is not shown]");
     }
-    TestResult { name: test.name.clone(), score, max_score: test.points, hidden: test.hidden, output, violation_ns }
+    TestResult { name: test.name.clone(), score, max_score: test.points, hidden: test.hidden, output, messages, violation_ns }
 }
 
 /// The longest output a test shows (its message may quote the kernel's console).
 pub const MAX_OUTPUT: usize = 8 * 1024;
 
-type Verdict = Result<String, (String, Option<u64>)>;
+type Verdict = Result<Vec<Message>, (Message, Option<u64>)>;
 
 fn judge(lab: Lab, test: &TestCase, outcome: &Outcome) -> Verdict {
-    let fail = |why: String| Err((why, None));
+    let fail = |key, parts: &[(&'static str, &dyn ToString)]| Err((Message::new(key, parts), None));
     if let Some(unknown) = test.checks.iter().find(|c| !lab.checks().iter().any(|(n, _)| n == c)) {
-        return fail(format!("the test file names an unknown check {unknown:?} (an instructor's mistake, not yours)"));
+        return fail("unknown-check", &[("check", &format!("{unknown:?}"))]);
     }
     let (console_text, trace_text) = match outcome {
-        Outcome::Refused(why) => return fail(format!("your solution was refused before it was built: {why}")),
-        Outcome::NotBuilt(error) => return fail(format!("your solution does not compile:\n{error}")),
-        Outcome::Aborted(why) => return fail(format!("the kernel did not finish: {why}")),
+        Outcome::Refused(why) => return fail("refused", &[("why", why)]),
+        Outcome::NotBuilt(error) => return fail("not-built", &[("error", error)]),
+        Outcome::Aborted(why) => return fail("not-finished", &[("why", why)]),
         Outcome::OutOfBudget { trace, end_ns } => {
-            return fail(format!("the kernel did not finish: {}", stall::diagnose(trace, test.max_insns, *end_ns)));
+            return fail("not-finished", &[("why", &stall::diagnose(trace, test.max_insns, *end_ns))]);
         }
         Outcome::Finished { exit_code, console, trace } => {
             let lines: Vec<&str> = console.lines().collect();
             if let Some(at) = lines.iter().position(|l| l.starts_with("kernel panic:") || l.starts_with("kernel bug:")) {
                 // A panic's message follows its location on the next line.
                 let message = lines[at..].iter().take(2).map(|l| l.trim()).collect::<Vec<_>>().join(" ");
-                return fail(format!("the kernel stopped: {message}"));
+                return fail("panicked", &[("message", &message)]);
             }
             if *exit_code != 0 {
                 let last = console.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("(no output)");
-                return fail(format!("the kernel exited with code {exit_code}; its last line: {last}"));
+                return fail("exit-code", &[("code", exit_code), ("last", &last)]);
             }
             (*console, *trace)
         }
     };
     if console::result_json(console_text).is_none() {
-        return fail("the kernel printed no RESULT line: the workload did not complete".to_string());
+        return fail("no-result", &[]);
     }
     let events = match trace::parse(trace_text) {
         Ok(events) => events,
-        Err(e) => return fail(format!("the trace is garbled ({e}): does your code print to the trace?")),
+        Err(e) => return fail("garbled", &[("error", &e)]),
     };
     if let Err(v) = props::consistent(&events) {
-        return Err((format!("FIRST VIOLATION {v}"), Some(v.time_ns)));
+        return Err((Message::new("inconsistent", &[("violation", &v)]), Some(v.time_ns)));
     }
-    let findings = lab.model(&test.args, &events).map_err(|e| (format!("cannot read the test's parameters: {e}"), None))?;
+    let findings = lab.model(&test.args, &events).map_err(|e| (Message::new("bad-parameters", &[("error", &e)]), None))?;
     // The earliest violation of the test's checks is the first thing that went wrong (later
     // ones often follow from it); at the same time, the check the test names first.
     let first = test
@@ -182,17 +187,17 @@ fn judge(lab: Lab, test: &TestCase, outcome: &Outcome) -> Verdict {
         .min_by_key(|&(t, i, _, _)| (t, i));
     if let Some((_, _, check, v)) = first {
         let what = lab.checks().iter().find(|(n, _)| n == check).map_or("", |(_, w)| w);
-        return Err((format!("check {check} ({what}) failed.\nFIRST VIOLATION {v}"), Some(v.time_ns)));
+        return Err((Message::new("check-failed", &[("check", check), ("what", &what), ("violation", &v)]), Some(v.time_ns)));
     }
     let mut lines = Vec::new();
     for check in &test.checks {
         let (count, _) = findings.0.get(check.as_str()).cloned().unwrap_or((0, None));
         if count == 0 {
-            return fail(format!("check {check}: the run gave it nothing to check (the test's workload is too short?)"));
+            return fail("nothing-checked", &[("check", check)]);
         }
-        lines.push(format!("{check}: {count} decisions checked, all as the reference model"));
+        lines.push(Message::new("checked", &[("check", check), ("count", &count)]));
     }
-    Ok(lines.join("\n"))
+    Ok(lines)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ extern crate alloc;
 mod args;
 mod bvt;
 pub mod lab;
+pub mod message;
 mod mlfq;
 pub mod report;
 mod sjf;
@@ -20,5 +21,6 @@ mod stall;
 pub mod spec;
 
 pub use lab::{Lab, Outcome, TestResult, grade_test};
-pub use report::{Visibility, gradescope_json, table};
+pub use message::Message;
+pub use report::{Visibility, gradescope_json, report_json, table};
 pub use spec::{TestCase, parse_tests};

@@ -1,0 +1,91 @@
+//! What the grader tells a student about one test, as data: a key naming the message and the
+//! parts that vary. The CLI and results.json print it in English from [`ENGLISH`]; the page
+//! prints it in its reader's language from its own table of the same keys
+//! (`book/widget/grade-text.js`, which `web/tests/grade-text.test.mjs` holds to this one).
+//! Parts quoted from elsewhere (the kernel's console, the compiler, a violation found by a
+//! reference model) stay as they are.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub key: &'static str,
+    pub parts: Vec<(&'static str, String)>,
+}
+
+/// Each message's English, its parts written `{name}`.
+pub const ENGLISH: &[(&str, &str)] = &[
+    ("unknown-check", "the test file names an unknown check {check} (an instructor's mistake, not yours)"),
+    ("refused", "your solution was refused before it was built: {why}"),
+    ("not-built", "your solution does not compile:\n{error}"),
+    ("not-finished", "the kernel did not finish: {why}"),
+    ("panicked", "the kernel stopped: {message}"),
+    ("exit-code", "the kernel exited with code {code}; its last line: {last}"),
+    ("no-result", "the kernel printed no RESULT line: the workload did not complete"),
+    ("garbled", "the trace is garbled ({error}): does your code print to the trace?"),
+    ("inconsistent", "FIRST VIOLATION {violation}"),
+    ("bad-parameters", "cannot read the test's parameters: {error}"),
+    ("check-failed", "check {check} ({what}) failed.\nFIRST VIOLATION {violation}"),
+    ("nothing-checked", "check {check}: the run gave it nothing to check (the test's workload is too short?)"),
+    ("checked", "{check}: {count} decisions checked, all as the reference model"),
+];
+
+impl Message {
+    pub fn new(key: &'static str, parts: &[(&'static str, &dyn ToString)]) -> Message {
+        debug_assert!(ENGLISH.iter().any(|(k, _)| *k == key), "no English for {key}");
+        Message { key, parts: parts.iter().map(|(name, value)| (*name, value.to_string())).collect() }
+    }
+
+    /// The message in English, as the CLI prints it. One pass over the template, so a part
+    /// that happens to hold `{name}` (a student's panic message, say) stays as it is.
+    pub fn english(&self) -> String {
+        let mut rest = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
+        let mut out = String::new();
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
+            let name = rest.get(open + 1..close).unwrap_or("");
+            out.push_str(&rest[..open]);
+            match self.parts.iter().find(|(n, _)| *n == name) {
+                Some((_, value)) => out.push_str(value),
+                None => out.push_str(rest.get(open..=close).unwrap_or(&rest[open..])),
+            }
+            rest = rest.get(close + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// `{"key": ..., "parts": {name: value}}`, for the page.
+    pub fn to_json(&self) -> Value {
+        let parts: Map<String, Value> = self.parts.iter().map(|(n, v)| (n.to_string(), Value::String(v.clone()))).collect();
+        let mut m = Map::new();
+        m.insert("key".to_string(), Value::String(self.key.to_string()));
+        m.insert("parts".to_string(), Value::Object(parts));
+        Value::Object(m)
+    }
+}
+
+/// Several messages as the CLI prints them: one a line.
+pub fn english(messages: &[Message]) -> String {
+    messages.iter().map(Message::english).collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_part_is_filled_and_every_template_names_its_parts() {
+        let m = Message::new("exit-code", &[("code", &3), ("last", &"panicked")]);
+        assert_eq!(m.english(), "the kernel exited with code 3; its last line: panicked");
+        let quoted = Message::new("check-failed", &[("check", &"x.y"), ("what", &"{violation}"), ("violation", &"v {check}")]);
+        assert_eq!(quoted.english(), "check x.y ({violation}) failed.\nFIRST VIOLATION v {check}", "parts are not templates");
+        assert_eq!(m.to_json().to_string(), r#"{"key":"exit-code","parts":{"code":"3","last":"panicked"}}"#);
+        for (key, template) in ENGLISH {
+            assert_eq!(ENGLISH.iter().filter(|(k, _)| k == key).count(), 1, "{key} twice");
+            assert!(!template.is_empty(), "{key}");
+        }
+    }
+}
