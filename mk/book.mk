@@ -24,13 +24,19 @@ FIGURES_ZH_ENV := MDBOOK_PREPROCESSOR__FIGURESZH__COMMAND='node book/i18n/figure
   MDBOOK_PREPROCESSOR__FIGURESZH__AFTER='["gettext"]' MDBOOK_PREPROCESSOR__FIGURESZH__BEFORE='["links"]'
 ZH_TITLE := Runqueue：CPU 调度，现场运行
 
-.PHONY: figures test-figures setup-i18n pot po-update book
+.PHONY: figures test-figures test-book setup-i18n pot po-update book
 
 figures: build
 	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
 	node $(FIGURES_DIR)/structure.mjs
 
 test-figures: figures
+	node --test $(FIGURES_DIR)/
+
+# Both editions built, with their figures and the claims checked on them, their links checked,
+# then the figures' tests: one suite, as the figures are made once and both read them.
+TEST_SUITES += book
+test-book: book
 	node --test $(FIGURES_DIR)/
 
 setup-i18n:

@@ -18,14 +18,15 @@ test-labs:
 	$(CARGO) test -p runqueue-grader
 	$(CARGO) test --release -p runqueue --test grader
 
-# The bundle holds the CLI, the kernel's source (the core the student's file is built into)
-# and the lab's tests; never the reference solution or the mutants.
+# The bundle holds the CLI, the kernel's source (the core the student's file is built into, and
+# the settings crates it is built with) and the lab's tests; never the reference solution or
+# the mutants.
 gradescope-bundle: build
 	rm -rf $(BUNDLE_DIR) && mkdir -p $(BUNDLE_DIR)/source/labs/$(LAB)
 	cp labs/bundle/setup.sh labs/bundle/run_autograder $(BUNDLE_DIR)/
 	cp $(RUNQUEUE) $(BUNDLE_DIR)/source/
 	echo $(LAB) > $(BUNDLE_DIR)/source/LAB
-	tar -C . --exclude=target --exclude=kernel/tests -chf - kernel | tar -C $(BUNDLE_DIR)/source -xf -
+	tar -C . --exclude=target --exclude=kernel/tests -chf - kernel settings emulator/settings | tar -C $(BUNDLE_DIR)/source -xf -
 	cp -r labs/$(LAB)/tests $(BUNDLE_DIR)/source/labs/$(LAB)/
 	cp -L labs/$(LAB)/skeleton.rs $(BUNDLE_DIR)/source/labs/$(LAB)/
 	$(if $(HIDDEN),cp -r $(HIDDEN) $(BUNDLE_DIR)/source/hidden)
@@ -41,13 +42,8 @@ gradescope-check: gradescope-bundle
 # CI: the bundle, with the lab's example hidden tests, grades the reference solution in a
 # clean directory as Gradescope would, the student's code built by an unprivileged user who
 # cannot read the hidden tests (labs/bundle/check-bundle.sh).
+TEST_SUITES += bundle
 test-bundle:
 	$(MAKE) gradescope-bundle HIDDEN=labs/$(LAB)/hidden
 	labs/bundle/check-bundle.sh $(LAB) $(BUNDLE_ZIP) labs/$(LAB)/solution.rs
 
-# The page's grading widget (book/widget/grade.js) fetches runqueue/labs/<lab>.tests, every
-# tests file of the lab in one; `make book` (mk/book.mk) runs this once it has laid out the site.
-define copy-lab-tests
-	mkdir -p $(WEB_SITE)/labs
-	for d in labs/*/tests; do lab=$${d#labs/}; cat $$d/*.tests > $(WEB_SITE)/labs/$${lab%/tests}.tests; done
-endef

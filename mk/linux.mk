@@ -31,7 +31,9 @@ linux: setup-linux
 	@out=$$(linux/build-initramfs.sh | tail -1) && ln -sfn "$$out" $(LINUX_DIR)/initramfs
 	@for d in $(LINUX_DIR)/linux-* $(LINUX_DIR)/initramfs; do echo "$$d -> $$(readlink $$d)"; done
 
-test-linux: test-linux-native test-linux-qemu test-fidelity
+# QEMU's boots run under timeouts: alone.
+TEST_SUITES_ALONE += linux
+test-linux: test-linux-native test-linux-qemu
 
 # Every workload on both kernels natively, determinism, ftrace, Linux's interfaces
 # (emulator/cli/tests/linux.rs; its tests are ignored unless asked for, as they need `make linux`).
@@ -48,6 +50,7 @@ test-linux-qemu: linux
 # divergence. Linux's runs are cached in ~/.cache/runqueue/fidelity by the hash of kernel,
 # initramfs, arguments and machine (a cold run boots Linux 24 times). The table of every figure
 # goes to $(TARGET_DIR)/fidelity.md.
+TEST_SUITES += fidelity
 test-fidelity: linux build
 	@rm -f $(TARGET_DIR)/fidelity.md
 	RUNQUEUE_LINUX_DIR=$(LINUX_DIR) RUNQUEUE_FIDELITY_TABLE=$(TARGET_DIR)/fidelity.md \

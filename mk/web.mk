@@ -25,7 +25,12 @@ FTRACE_PYTHON := $(FTRACE_VENV)/bin/python
 # needs an X server (xvfb-run).
 BROWSER_PACKAGES := firefox-esr webkit2gtk-driver xvfb xauth
 
-.PHONY: setup-web setup-browsers setup-ftrace-check web-assets test-web test-engines bench-web serve-web
+.PHONY: setup-web setup-browsers setup-ftrace-check web-assets test-web test-widget test-engines bench-web serve-web
+
+# The widget's and the Chinese search's pure modules, tested beside them: node only, no build.
+TEST_SUITES += widget
+test-widget:
+	node --test book/widget/ book/i18n/
 
 setup-ftrace-check:
 	@[ -x $(FTRACE_PYTHON) ] && [ $(FTRACE_VENV)/requirements.txt -nt scripts/ftrace-check.requirements.txt ] || { \
@@ -80,21 +85,29 @@ define install-web-site
 	rm -rf $(WEB_SITE) && mkdir -p $(WEB_SITE)/vendor $(WEB_SITE)/pkg
 	cp -r book/widget $(WEB_SITE)/widget
 	cp -r book/i18n $(WEB_SITE)/i18n
+	rm -f $(WEB_SITE)/widget/*.test.mjs $(WEB_SITE)/i18n/*.test.mjs
 	cp $(WEB_PKG)/runqueue_wasm.js $(WEB_PKG)/runqueue_wasm_bg.wasm $(WEB_SITE)/pkg/
 	cp $(WEB_DIR)/node_modules/@xterm/xterm/lib/xterm.mjs $(WEB_DIR)/node_modules/@xterm/xterm/css/xterm.css \
 	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/
 	cp $(KERNEL_ELF) $(WEB_SITE)/kernel.elf
-	$(copy-lab-tests)
+	@# The page's grading widget (book/widget/grade.js) fetches runqueue/labs/<lab>.tests, every
+	@# tests file of the lab in one.
+	mkdir -p $(WEB_SITE)/labs
+	for d in labs/*/tests; do lab=$${d#labs/}; cat $$d/*.tests > $(WEB_SITE)/labs/$${lab%/tests}.tests; done
 	$(source-archive)
 	$(RUNQUEUE) run --append catalog | sed -n 's/^CATALOG //p' > $(WEB_SITE)/catalog.json
 	@[ -s $(WEB_SITE)/catalog.json ] || { echo "install-web-site: the kernel printed no CATALOG line" >&2; exit 1; }
 	@gzip -9 -c $(WEB_SITE)/pkg/runqueue_wasm_bg.wasm | wc -c | xargs printf 'web: wasm is %s bytes gzipped\n'
 endef
 
+# The page in Chromium against the CLI (frame budgets among them: alone).
+TEST_SUITES_ALONE += web
 test-web: book
 	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(RUNQUEUE) FTRACE_PYTHON=$(FTRACE_PYTHON) node --test --test-concurrency=1 tests/
 
-# The core of the browser suite in Firefox and in WebKit (each a few minutes; docs/web.md).
+# The core of the browser suite in Firefox and in WebKit (each a few minutes; docs/web.md;
+# timeouts: alone).
+TEST_SUITES_ALONE += engines
 test-engines: book setup-browsers
 	cd $(WEB_DIR) && RQ_ENGINE=firefox RUNQUEUE=$(RUNQUEUE) node --test --test-concurrency=1 engines/
 	cd $(WEB_DIR) && RQ_ENGINE=webkit RUNQUEUE=$(RUNQUEUE) xvfb-run --auto-servernum node --test --test-concurrency=1 engines/

@@ -1,29 +1,16 @@
 // Where cargo builds for this repository, for the node scripts (the book's figures, the web
-// tests and benchmark): the `target_directory` cargo reports, which follows CARGO_TARGET_DIR
-// and cargo's build.target-dir setting; target/ in the checkout when cargo cannot say.
+// tests and benchmark): scripts/target-dir.sh answers, the one place that works it out.
 
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 let cached;
 
 export function targetDir() {
-  if (cached) return cached;
-  try {
-    const out = execFileSync(process.env.CARGO ?? "cargo", ["metadata", "--format-version", "1", "--no-deps"], {
-      cwd: ROOT,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      maxBuffer: 64 << 20,
-    });
-    cached = JSON.parse(out).target_directory;
-  } catch {
-    const env = process.env.CARGO_TARGET_DIR;
-    cached = env ? path.resolve(ROOT, env) : path.join(ROOT, "target");
-  }
+  cached ??= execFileSync(path.join(HERE, "target-dir.sh"), { encoding: "utf8" }).trim();
   return cached;
 }
 

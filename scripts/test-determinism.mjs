@@ -4,7 +4,12 @@
 // printed, its exit code, its RESULT JSON and its trace, byte for byte (as SHA-256 digests). It
 // fails naming the first experiment, in the file's order, whose two runs differ.
 //
-//   node scripts/test-determinism.mjs [--cli PATH] [--only ID,ID...] [--jobs N]
+// An experiment that passed with a CLI of the same inputs digest (`runqueue inputs`: the same
+// kernel and emulator sources) and the same arguments passes again without running: the check
+// keeps each pass in the run cache's determinism/ folder (scripts/run-cache.mjs); --no-cache
+// runs them all.
+//
+//   node scripts/test-determinism.mjs [--cli PATH] [--only ID,ID...] [--jobs N] [--no-cache]
 //
 // The CLI is --cli, else $RUNQUEUE, else the release build (`make test-determinism` builds it).
 
@@ -15,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseSpec, runArgv } from "../book/figures/spec.mjs";
+import { cacheFolder, readEntry, runInputs, runKey, writeEntry } from "./run-cache.mjs";
 import { runqueueCli } from "./target-dir.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -57,9 +63,14 @@ async function main() {
   if (only && experiments.length !== only.length) throw new Error(`no such experiment among: ${only.join(", ")}`);
   const jobs = Number(option("--jobs") ?? os.availableParallelism());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runqueue-determinism-"));
+  const kept = cacheFolder("determinism");
+  const inputs = runInputs(cli);
+  const passed = (exp) => path.join(kept, runKey(inputs, ["determinism", ...runArgv(exp, "RESULT", "EVENTS")]));
+  const reused = process.argv.includes("--no-cache") ? [] : experiments.filter((exp) => readEntry(passed(exp)) !== undefined);
+  const toRun = experiments.filter((exp) => !reused.includes(exp));
 
   // Both modes of one experiment are queued together, so a difference shows up early.
-  const tasks = experiments.flatMap((exp) => MODES.map((mode) => ({ exp, mode })));
+  const tasks = toRun.flatMap((exp) => MODES.map((mode) => ({ exp, mode })));
   const results = new Map();
   const started = Date.now();
   let done = 0;
@@ -67,17 +78,20 @@ async function main() {
     for (let t = tasks.shift(); t; t = tasks.shift()) {
       results.set(`${t.exp.id} ${t.mode}`, await runDigests(cli, t.exp, t.mode, dir));
       done += 1;
-      if (done % 40 === 0) console.log(`  ${done}/${experiments.length * MODES.length} runs, ${Math.round((Date.now() - started) / 1000)} s`);
+      if (done % 40 === 0) console.log(`  ${done}/${toRun.length * MODES.length} runs, ${Math.round((Date.now() - started) / 1000)} s`);
     }
   };
   await Promise.all(Array.from({ length: jobs }, worker));
   fs.rmSync(dir, { recursive: true, force: true });
 
-  const differing = experiments.filter((exp) => {
+  const differing = toRun.filter((exp) => {
     const [fast, reference] = MODES.map((m) => results.get(`${exp.id} ${m}`));
     return Object.keys(fast).some((k) => fast[k] !== reference[k]);
   });
+  for (const exp of toRun) if (!differing.includes(exp)) writeEntry(passed(exp), JSON.stringify(results.get(`${exp.id} fast`)));
   const seconds = Math.round((Date.now() - started) / 1000);
+  const summary = `${toRun.length} experiments run, ${reused.length} unchanged since they passed (run cache)`;
+  if (process.env.SUITE_NOTE) fs.writeFileSync(process.env.SUITE_NOTE, `${summary}\n`);
   if (differing.length) {
     const first = differing[0];
     const [fast, reference] = MODES.map((m) => results.get(`${first.id} ${m}`));
@@ -87,7 +101,7 @@ async function main() {
         `the first is ${first.id} ("${first.args}"): its ${what.join(", ")} differ`,
     );
   }
-  console.log(`determinism: all ${experiments.length} experiments identical in the fast and the reference mode (${seconds} s)`);
+  console.log(`determinism: all ${experiments.length} experiments identical in the fast and the reference mode (${summary}; ${seconds} s)`);
 }
 
 main().catch((e) => {

@@ -2,9 +2,12 @@
 # `make test-target-dir`: with CARGO_TARGET_DIR set to a fresh folder outside the checkout, the
 # build's own commands put everything there and find it there:
 #   make build             the CLI, with the kernel and the bench guest it embeds (build.rs)
-#   make kernel            the kernel ELF, in <target>/riscv, where the CLI's build put it
+#   make kernel            the kernel ELF, in <target>/riscv, where the CLI's build put it: the
+#                          same bytes (the same flags, so cargo builds nothing), and no path of
+#                          this checkout in them
 #   runqueue run ELF       the CLI boots that ELF to its RESULT line
-#   generate.mjs --only    one book figure, with the CLI found in the target folder by itself
+#   generate.mjs --only    one book figure, with the CLI found in the target folder by itself,
+#                          its run kept in the run cache (RUNQUEUE_CACHE, here in the folder)
 #   make gradescope-bundle the lab bundle, in <target>/gradescope
 # The folder starts empty, so everything is compiled once: about 90 s on 2 cores.
 set -euo pipefail
@@ -12,18 +15,22 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 t="$(mktemp -d)"
 trap 'rm -rf "$t"' EXIT
-export CARGO_TARGET_DIR="$t"
+export CARGO_TARGET_DIR="$t" RUNQUEUE_CACHE="$t/cache"
 fail() {
   echo "FAIL test-target-dir: $*" >&2
   exit 1
 }
 
 [ "$(scripts/target-dir.sh)" = "$t" ] || fail "scripts/target-dir.sh does not report $t"
-make -s build kernel
+make -s build
 cli="$t/release/runqueue"
 elf="$t/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel"
 [ -x "$cli" ] || fail "make build left no CLI at $cli"
-[ -f "$elf" ] || fail "make kernel left no kernel at $elf"
+[ -f "$elf" ] || fail "make build left no kernel at $elf"
+embedded="$(sha256sum <"$elf")"
+make -s kernel
+[ "$(sha256sum <"$elf")" = "$embedded" ] || fail "make kernel built another kernel than the one the CLI embeds (not the same flags?)"
+! grep -qF "$(pwd -P)" "$elf" || fail "the kernel ELF holds the path of this checkout, $(pwd -P)"
 out="$("$cli" run "$elf" --append "sched=rr workload=fairness-equal")" || fail "the CLI could not run $elf"
 grep -q '^RESULT {' <<<"$out" || fail "the kernel printed no RESULT line"
 
@@ -31,7 +38,7 @@ figure=rr.fairness-equal
 env -u RUNQUEUE node book/figures/generate.mjs --only "$figure" --out "$t/figure-out" >/dev/null \
   || fail "generate.mjs could not make figure $figure"
 [ -s "$t/figure-out/$figure.md" ] || fail "no figure $figure"
-compgen -G "$t/figures/*.json" >/dev/null || fail "generate.mjs cached nothing in $t/figures"
+compgen -G "$t/cache/runs/*.json" >/dev/null || fail "generate.mjs kept nothing in the run cache, $t/cache/runs"
 
 make -s gradescope-bundle LAB=sjf >/dev/null
 [ -s "$t/gradescope/sjf.zip" ] || fail "make gradescope-bundle left no $t/gradescope/sjf.zip"

@@ -66,7 +66,7 @@ try {
   let replayRow = {};
   if (REPLAY_ROUNDS > 0) {
     const r = replay();
-    const { page: p, interpreted: q, nativeSeconds: s } = await paired(page, site, REPLAY_ROUNDS, { args: r.args, harts: r.harts, max: r.maxInsns },
+    const { page: p, interpreted: q, nativeSeconds: s } = await paired(page, site, REPLAY_ROUNDS, { args: r.args, max: r.maxInsns },
       ["--append", r.args, "--max-insns", String(r.maxInsns)]);
     replayRow = {
       replay_args: r.args,

@@ -56,8 +56,8 @@ export async function axe(page, scope = "html") {
  * when given. `tier: "off"` runs with the compiled tier off, `"eager"` compiles every region at the first
  * jump to its entry.
  */
-export async function workerRun(page, site, { elf = "kernel.elf", args = "", harts = 1, max = 20e9, trace = null, tier = "on" }) {
-  const q = new URLSearchParams({ elf, args, harts: String(harts), max: String(max), tier });
+export async function workerRun(page, site, { elf = "kernel.elf", args = "", max = 20e9, trace = null, tier = "on" }) {
+  const q = new URLSearchParams({ elf, args, max: String(max), tier });
   if (trace) q.set("trace", trace);
   await page.goto(`${site.base}runqueue/widget/bench.html?${q}`);
   await page.waitForFunction(() => globalThis.benchResult, null, { timeout: 600_000, polling: 200 });

@@ -8,7 +8,7 @@ import { ROOT } from "./browser.mjs";
 
 export const REPLAY_ID = "cfs.seed004.intr";
 
-/** The replay's {args, harts, maxInsns}; `runMs` replaces its `wl.run_ms=` for a shorter run. */
+/** The replay's {args, maxInsns}; `runMs` replaces its `wl.run_ms=` for a shorter run. */
 export function replay(runMs = null) {
   const { experiments } = JSON.parse(readFileSync(join(ROOT, "book/figures/experiments.json"), "utf8"));
   const exp = experiments.find((e) => e.id === REPLAY_ID);
@@ -16,5 +16,5 @@ export function replay(runMs = null) {
   const word = (name) => exp.args.split(/\s+/).find((w) => w.startsWith(`${name}=`))?.slice(name.length + 1);
   if (!word("wl.run_ms") || !word("smp")) throw new Error(`${REPLAY_ID} lost its wl.run_ms= or smp= word: "${exp.args}"`);
   const args = runMs === null ? exp.args : exp.args.replace(/\bwl\.run_ms=\d+/, `wl.run_ms=${runMs}`);
-  return { args, harts: Number(word("smp")), maxInsns: exp.max_insns ?? 5e9 };
+  return { args, maxInsns: exp.max_insns ?? 5e9 };
 }

@@ -158,15 +158,17 @@ test("the link checker finds missing pages and fragments, and ignores external l
 });
 
 test("experiments run under the widget's spelling, and a live pane without its twin is named", async () => {
-  const { normalizeCatalog } = await import("../widget/catalog.js");
+  const { kernelCatalog } = await import("./kernel-catalog.mjs");
+  const { runqueueCli } = await import("../../scripts/target-dir.mjs");
   const { canonical, livePanes, missingTwins } = await import("./twins.mjs");
   const int = (name, def) => ({ name, type: "int", default: def, min: 0, max: 100, unit: "", help: "" });
-  const catalog = normalizeCatalog({
+  // Read by the kernel's own parser (`runqueue settings`), as the page reads lines.
+  const catalog = kernelCatalog(runqueueCli(), {
     defaults: { sched: "cfs", workload: "spin" },
     globals: [{ ...int("smp", 1), min: 1, max: 4 }, int("tick_us", 10)],
     schedulers: [{ name: "cfs", tunables: [int("cfs.x", 1)] }, { name: "fifo", tunables: [] }],
     workloads: [{ name: "spin", tunables: [int("wl.tasks", 2), int("wl.run_ms", 5)] }],
-  }, "en");
+  });
   // Order follows the catalog, defaults are dropped, smp is spelled out.
   assert.equal(canonical("wl.run_ms=7 sched=fifo wl.tasks=2 workload=spin tick_us=20", catalog), "sched=fifo workload=spin smp=1 tick_us=20 wl.run_ms=7");
   assert.throws(() => canonical("sched=cfs wl.nope=1", catalog), /not a setting/);

@@ -5,13 +5,14 @@
 //   node book/figures/generate.mjs [--cli PATH] [--only ID --out DIR]
 //
 // The CLI is --cli, else $RUNQUEUE, else the release build in cargo's target folder (which
-// follows CARGO_TARGET_DIR); runs are cached in figures/ there. --only runs the one experiment
-// ID and writes its figure into DIR, leaving the book's figures alone. Last, every claim of the
-// book (claims.mjs) is checked on the new figures.
+// follows CARGO_TARGET_DIR); runs are kept in the run cache (scripts/run-cache.mjs, by the CLI's
+// inputs digest and the command line). --only runs the one experiment ID and writes its figure
+// into DIR, leaving the book's figures alone. Last, every claim of the book (claims.mjs) is
+// checked on the new figures.
 
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -22,7 +23,8 @@ import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec, runArgv } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
-import { normalizeCatalog } from "../widget/catalog.js";
+import { kernelCatalog } from "./kernel-catalog.mjs";
+import { cacheFolder, readEntry, runInputs, runKey, writeEntry } from "../../scripts/run-cache.mjs";
 import { targetDir } from "../../scripts/target-dir.mjs";
 import { ZH_DIR, localizeFigure } from "../i18n/figures-zh.mjs";
 
@@ -30,7 +32,10 @@ const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
 const OUT = path.join(ROOT, "book/src/generated");
-const CACHE = path.join(targetDir(), "figures");
+// The run cache's folder for the figures (scripts/run-cache.mjs), opened by main.
+let CACHE;
+// How many runs this generation made (the others came from the run cache).
+let ran = 0;
 const CHAPTERS = path.join(ROOT, "book/src/chapters");
 const JOBS = 2;
 
@@ -46,45 +51,64 @@ function cliPath() {
   return abs;
 }
 
-// Same binary (it bundles the kernel) and same arguments give the same run: cache on both. A
-// run with `trace` keeps its whole trace in the cache (gzipped), so that the figures drawn from
-// it follow metrics.mjs without running it again.
-async function runOne(cli, cliHash, exp) {
-  const fields = exp.fields ? `\n${exp.fields}` : "";
-  const key = createHash("sha256")
-    .update(`${cliHash}\n${exp.args}\n${exp.events}\n${exp.trace}\n${exp.max_insns}\n${exp.quantum}${fields}`)
-    .digest("hex")
-    .slice(0, 24);
-  const cached = path.join(CACHE, `${key}.json`);
-  const traced = path.join(CACHE, `${key}.events.gz`);
-  const withTrace = (entry) => (exp.trace && entry.result ? { ...entry, trace: traceValues(gunzipSync(fs.readFileSync(traced)).toString("utf8"), entry.result, exp) } : entry);
-  if (fs.existsSync(cached) && (!exp.trace || fs.existsSync(traced))) return withTrace(JSON.parse(fs.readFileSync(cached, "utf8")));
-  const json = path.join(CACHE, `${key}.result.tmp`);
-  const events = path.join(CACHE, `${key}.events.tmp`);
-  const argv = runArgv(exp, json, events);
-  let entry;
+// A run's outputs as the CLI printed them: its exit code, its console when it failed, its
+// RESULT, and its trace when the figure reads one. They are kept in the run cache
+// (scripts/run-cache.mjs), keyed by the CLI's inputs digest and the command line, so a clone
+// elsewhere or a rebuild of the same sources reuses them; what a figure shows is worked out from
+// them every time (figureEntry), so a change to the figures' code needs no new run.
+async function runOutputs(cli, inputs, exp) {
+  const withEvents = Boolean(exp.events || exp.trace || exp.fields);
+  const key = runKey(inputs, runArgv(exp, "RESULT", "EVENTS"));
+  const file = path.join(CACHE, `${key}.json`);
+  const eventsFile = path.join(CACHE, `${key}.events.gz`);
+  const kept = readEntry(file);
+  if (kept) {
+    const outputs = JSON.parse(kept);
+    if (!withEvents || outputs.exit !== 0) return outputs;
+    const events = readEntry(eventsFile);
+    if (events) return { ...outputs, events: gunzipSync(events).toString("utf8") };
+  }
+  ran += 1;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "runqueue-figure-"));
+  const json = path.join(tmp, "result.json");
+  const events = path.join(tmp, "events");
+  let outputs;
   try {
-    await run(cli, argv, { maxBuffer: 64 << 20 });
-    if (exp.refused) throw new Error(`experiment ${exp.id} ("${exp.args}") should be refused by the kernel, but it ran`);
-    entry = { result: JSON.parse(fs.readFileSync(json, "utf8")) };
+    await run(cli, runArgv(exp, json, events), { maxBuffer: 64 << 20 });
+    outputs = { exit: 0, result: JSON.parse(fs.readFileSync(json, "utf8")) };
+    if (withEvents) outputs.events = fs.readFileSync(events, "utf8");
   } catch (e) {
+    if (typeof e.code !== "number") throw new Error(`experiment ${exp.id} ("${exp.args}") did not run: ${e.message}`);
+    outputs = { exit: e.code, stdout: `${e.stdout ?? ""}`, stderr: `${e.stderr ?? ""}` };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  if (outputs.events !== undefined) writeEntry(eventsFile, gzipSync(outputs.events));
+  const { events: _trace, ...rest } = outputs;
+  writeEntry(file, JSON.stringify(rest));
+  return outputs;
+}
+
+// What the figure of `exp` shows, from its run's outputs.
+function figureEntry(exp, outputs) {
+  if (outputs.exit !== 0) {
     // A refused run shows the reader the kernel's `error:` line; the book quotes that line.
-    const error = `${e.stdout ?? ""}`.split("\n").find((l) => l.startsWith("error: "));
-    if (!exp.refused || e.code === undefined || !error) {
-      throw new Error(`experiment ${exp.id} ("${exp.args}") failed with exit code ${e.code}:\n${e.stdout ?? e.message}${e.stderr ?? ""}`);
+    const error = outputs.stdout.split("\n").find((l) => l.startsWith("error: "));
+    if (!exp.refused || !error) {
+      throw new Error(`experiment ${exp.id} ("${exp.args}") failed with exit code ${outputs.exit}:\n${outputs.stdout}${outputs.stderr}`);
     }
-    entry = { error };
+    return { error };
   }
-  if (exp.events || exp.trace || exp.fields) {
-    const text = fs.readFileSync(events, "utf8");
-    if (exp.events) entry.events = text.trimEnd().split("\n").slice(0, exp.events).join("\n");
-    if (exp.fields && entry.result) entry.fields = fieldValues(text, entry.result, exp.fields);
-    if (exp.trace) fs.writeFileSync(traced, gzipSync(text));
-    fs.rmSync(events);
-  }
-  fs.rmSync(json, { force: true });
-  fs.writeFileSync(cached, JSON.stringify(entry));
-  return withTrace(entry);
+  if (exp.refused) throw new Error(`experiment ${exp.id} ("${exp.args}") should be refused by the kernel, but it ran`);
+  const entry = { result: outputs.result };
+  if (exp.events) entry.events = outputs.events.trimEnd().split("\n").slice(0, exp.events).join("\n");
+  if (exp.fields) entry.fields = fieldValues(outputs.events, outputs.result, exp.fields);
+  if (exp.trace) entry.trace = traceValues(outputs.events, outputs.result, exp);
+  return entry;
+}
+
+async function runOne(cli, inputs, exp) {
+  return figureEntry(exp, await runOutputs(cli, inputs, exp));
 }
 
 // The figure file of one experiment: its values, each between anchors the chapters include.
@@ -95,20 +119,13 @@ function figure(exp, { result, events, fields, error, trace }) {
   return anchored(values);
 }
 
-async function readCatalog(cli) {
-  const { stdout } = await run(cli, ["run", "--append", "catalog"], { maxBuffer: 16 << 20 });
-  const line = stdout.split("\n").find((l) => l.startsWith("CATALOG "));
-  if (!line) throw new Error("the kernel printed no CATALOG line");
-  return normalizeCatalog(JSON.parse(line.slice("CATALOG ".length)), "en");
-}
-
 async function main() {
   const spec = parseSpec(fs.readFileSync(path.join(HERE, "experiments.json"), "utf8"));
   const seeds = parseSeeds(fs.readFileSync(path.join(HERE, "seeds.json"), "utf8"));
   const wrong = checkValues(seeds);
   if (wrong.length) throw new Error(`seeds.json has figures that are not what their source says:\n  ${wrong.join("\n  ")}`);
   const cli = cliPath();
-  const catalog = await readCatalog(cli);
+  const catalog = kernelCatalog(cli);
   // A run that needs a setting this kernel does not know yet is skipped (spec.mjs, `needs`).
   const pending = spec.experiments.filter((e) => e.needs !== undefined && !catalog.tunables.has(e.needs));
   for (const exp of spec.experiments) if (!pending.includes(exp)) exp.args = canonical(exp.args, catalog);
@@ -116,13 +133,13 @@ async function main() {
   if (only !== undefined) return generateOne(cli, spec, pending, only, option("--out"));
   const missing = missingTwins(livePanes(CHAPTERS, catalog), spec.experiments.map((e) => e.args));
   if (missing.length) throw new Error(`live experiments whose figures the build did not make:\n  ${missing.join("\n  ")}`);
-  const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
-  fs.mkdirSync(CACHE, { recursive: true });
+  const inputs = runInputs(cli);
+  CACHE = cacheFolder("runs");
 
   const entries = new Map(pending.map((e) => [e.id, { pending: e.needs }]));
   const queue = spec.experiments.filter((e) => !pending.includes(e));
   const worker = async () => {
-    for (let exp = queue.shift(); exp; exp = queue.shift()) entries.set(exp.id, await runOne(cli, cliHash, exp));
+    for (let exp = queue.shift(); exp; exp = queue.shift()) entries.set(exp.id, await runOne(cli, inputs, exp));
   };
   await Promise.all(Array.from({ length: JOBS }, worker));
 
@@ -155,7 +172,9 @@ async function main() {
 
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);
-  console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables, ${seeds.figures.length} seed figures in ${path.relative(ROOT, OUT)}`);
+  const reused = `${ran} runs made, ${spec.experiments.length - pending.length - ran} reused from the run cache`;
+  console.log(`figures: ${spec.experiments.length} experiments, ${spec.tables.length} tables, ${seeds.figures.length} seed figures in ${path.relative(ROOT, OUT)} (${reused})`);
+  if (process.env.SUITE_NOTE && !fs.existsSync(process.env.SUITE_NOTE)) fs.writeFileSync(process.env.SUITE_NOTE, `figures: ${reused}\n`);
   // The sentences that compare these figures, checked on them (claims.mjs).
   const claims = checkClaims(bookPages(), OUT);
   if (claims.problems.length) throw new Error(`${claims.problems.length} claims of the book do not hold:\n  ${claims.problems.join("\n  ")}`);
@@ -171,9 +190,8 @@ async function generateOne(cli, spec, pending, id, out) {
   if (!exp) throw new Error(`no experiment ${id} in experiments.json`);
   if (pending.includes(exp)) throw new Error(`experiment ${id} needs ${exp.needs}=, which this kernel's catalog does not list yet`);
   if (!out) throw new Error("--only needs --out DIR");
-  const cliHash = createHash("sha256").update(fs.readFileSync(cli)).digest("hex");
-  fs.mkdirSync(CACHE, { recursive: true });
-  const entry = await runOne(cli, cliHash, exp);
+  CACHE = cacheFolder("runs");
+  const entry = await runOne(cli, runInputs(cli), exp);
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, `${exp.id}.md`), figure(exp, entry));
   console.log(`figures: ${exp.id} in ${out}`);

@@ -1,9 +1,9 @@
 // The page boots the kernel with the command line the widget builds (book/widget/catalog.js:
 // fixed keys, then non-default tunables in catalog order). A figure matches what the reader's
-// browser shows only if the build ran that very line: the emulator is deterministic, but a
-// different line (another order, a default spelled out) shifts timings by a few instructions.
-// So experiments run under the widget's own spelling, and every live experiment in a chapter
-// must have its twin among them.
+// browser shows only if the build ran that very line: the kernel starts the workload at a fixed
+// time, so another spelling of the same settings gives the same run, but RESULT quotes the line
+// itself (`args`). So experiments run under the widget's own spelling, and every live
+// experiment in a chapter must have its twin among them.
 import fs from "node:fs";
 import path from "node:path";
 import { formatArgs, parseArgs } from "../widget/catalog.js";

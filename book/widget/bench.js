@@ -44,7 +44,7 @@ async function bench() {
   const tier = q.get("tier") ?? "on";
   if (!["on", "off", "eager"].includes(tier)) throw new Error(`tier=${tier}: use on, off or eager`);
   worker.postMessage({ type: "speed", ips: 0 });
-  worker.postMessage({ type: "boot", elf, harts: Number(q.get("harts") ?? 1), bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: { on: true, off: false, eager: "eager" }[tier] });
+  worker.postMessage({ type: "boot", elf, bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: { on: true, off: false, eager: "eager" }[tier] });
   try {
     return await finished;
   } finally {

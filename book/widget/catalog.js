@@ -1,7 +1,7 @@
 // The kernel's own description of its schedulers, workloads and tunables (`CATALOG {json}`,
-// saved at build time as catalog.json), and the kernel command lines built from it. The
-// kernel's argument parser reads the same table, so the controls cannot drift from it.
-// Pure functions, no DOM: the unit tests run them in node.
+// saved at build time as catalog.json), and the kernel command lines built from it. Reading a
+// line is the kernel's own parser's work (`withReader`); this file only words what it finds
+// and spells settings back as a line. Pure functions, no DOM: the unit tests run them in node.
 
 import { CATALOG_ZH } from "./catalog-zh.js";
 import { pageLang, stringsFor } from "./strings.js";
@@ -49,6 +49,7 @@ function entries(list, what, help, text) {
       name: e.name,
       help: help(e.name) ?? e.help ?? "",
       tunables: (e.tunables ?? []).map((t) => tunable(t, e.name, text)),
+      queue: e.queue ?? null,
     };
   });
 }
@@ -81,84 +82,84 @@ export function normalizeCatalog(raw, lang = pageLang()) {
   }
   const pick = (list, name) => (list.some((e) => e.name === name) ? name : list[0].name);
   const defaults = { sched: pick(scheds, raw.defaults?.sched), workload: pick(workloads, raw.defaults?.workload) };
-  return { scheds, workloads, common, tunables: byName, maxHarts, defaults };
+  return { scheds, workloads, common, tunables: byName, maxHarts, defaults, classes: raw.classes ?? [] };
 }
 
-const inRange = (t, n) => (t.min === null || n >= t.min) && (t.max === null || n <= t.max);
-const range = (t) => `${t.min ?? "-∞"}..${t.max ?? "∞"}`;
+/**
+ * How the run-queue view orders and shows `sched`'s queue and the classes above it
+ * (`book/widget/rq-state.js`), as the policy itself states it in the catalog.
+ */
+export function queueViews(catalog, sched) {
+  return { fair: catalog.scheds.find((s) => s.name === sched)?.queue ?? null, classes: catalog.classes };
+}
+
+const range = (p) => `${p.min ?? "-∞"}..${p.max ?? "∞"}`;
 
 /**
- * Why `value` is not acceptable for tunable `t`, or null; in the language of the message
- * table `T` (book/widget/strings.js, the page's by default).
+ * One refused word, from what the kernel's parser says is wrong with it (`errors` of
+ * `runqueue_settings::reading`: which word, why, what is accepted), worded by the message
+ * table `T` (book/widget/strings.js, the page's language by default).
  */
-export function checkValue(t, value, T = stringsFor(pageLang())) {
-  const word = `${t.name}=${value}`;
-  switch (t.type) {
-    case "int":
-      if (!/^-?\d+$/.test(value)) return T.valueNotWhole(word);
-      return inRange(t, Number(value)) ? null : T.valueOutside(word, range(t));
-    case "list":
-      return value.split(",").every((v) => /^-?\d+$/.test(v) && inRange(t, Number(v))) ? null : T.valueList(word, range(t));
-    case "features":
-      return value.split(",").every((v) => t.features.includes(v.replace(/^NO_/, ""))) ? null : T.valueFeatures(word, t.features.join(", "));
-    case "choices":
-      return value.split(",").every((v) => t.choices.includes(v)) ? null : T.valueChoices(word, t.choices.join(", "));
-    case "fraction": {
-      const m = /^(\d+)(?:\/(\d+))?$/.exec(value);
-      const ok = m && (m[2] === undefined ? Number(m[1]) <= 1 : Number(m[2]) > 0 && Number(m[1]) <= Number(m[2]));
-      return ok ? null : T.valueFraction(word);
-    }
+export function describeProblem(p, catalog, T = stringsFor(pageLang())) {
+  const word = `${p.name}=${p.value}`;
+  switch (p.error) {
+    case "not-key-value":
+      return T.argNotPair(p.word);
+    case "unknown-sched":
+      return T.argUnknown(`sched=${p.value}`, p.accepted.join(", "));
+    case "unknown-workload":
+      return T.argUnknown(`workload=${p.value}`, p.accepted.join(", "));
+    case "unknown-key":
+      return p.elsewhere ? T.argNotOfWorkload(p.name, p.workload) : T.argNotSetting(p.name);
+    case "duplicate":
+      return T.argTwice(p.name);
+    case "bad-value":
+      if (p.name === "smp") return T.argHarts(`smp=${p.value}`, catalog.maxHarts);
+      switch (p.type) {
+        case "int":
+          return p.why === "not-integer" ? T.valueNotWhole(word) : T.valueOutside(word, range(p));
+        case "list":
+          return T.valueList(word, range(p));
+        case "features":
+          return T.valueFeatures(word, p.values.join(", "));
+        case "choices":
+          return T.valueChoices(word, p.values.join(", "));
+        case "fraction":
+          return T.valueFraction(word);
+        default:
+          return T.valueNotOneOf(word, p.values.join(", "));
+      }
     default:
-      if (t.values) return t.values.includes(value) ? null : T.valueNotOneOf(word, t.values.join(", "));
-      return /^[A-Za-z0-9_.,:+\/-]*$/.test(value) ? null : T.valueCharacters(word);
+      return p.text ?? JSON.stringify(p);
   }
 }
 
 /**
- * Reads a kernel command line into settings {sched, workload, smp, tunables: Map}. Every
- * problem is collected into `errors` with a message that says what is accepted, from the
- * message table `T`. Workload tunables are checked against the chosen workload's table
- * (workloads share names such as `wl.tasks` with different limits); any scheduler's tunables
- * are accepted, for compare mode.
+ * Reads a kernel command line into settings {sched, workload, smp, tunables: Map} over
+ * `defaults`, with the kernel's own parser (`catalog.read`, the page's wasm or `runqueue
+ * settings`: `withReader`). Every bad word is refused with a message that says what is
+ * accepted, and the rest applies. Workload tunables are checked against the chosen workload's
+ * table (workloads share names such as `wl.tasks` with different limits); any scheduler's
+ * tunables are accepted, for compare mode.
  */
 export function parseArgs(text, catalog, defaults = {}, T = stringsFor(pageLang())) {
-  const settings = {
-    sched: defaults.sched ?? catalog.defaults.sched,
-    workload: defaults.workload ?? catalog.defaults.workload,
-    smp: defaults.smp ?? 1,
-    tunables: new Map(defaults.tunables ?? []),
-  };
-  const errors = [];
-  const rest = [];
-  for (const word of String(text ?? "").split(/\s+/).filter(Boolean)) {
-    const eq = word.indexOf("=");
-    if (eq <= 0) {
-      errors.push(T.argNotPair(word));
-      continue;
-    }
-    const [key, value] = [word.slice(0, eq), word.slice(eq + 1)];
-    if (key === "sched" || key === "workload") {
-      const list = key === "sched" ? catalog.scheds : catalog.workloads;
-      if (list.some((e) => e.name === value)) settings[key] = value;
-      else errors.push(T.argUnknown(`${key}=${value}`, list.map((e) => e.name).join(", ")));
-    } else if (key === "smp") {
-      const n = Number(value);
-      if (Number.isInteger(n) && n >= 1 && n <= catalog.maxHarts) settings.smp = n;
-      else errors.push(T.argHarts(`smp=${value}`, catalog.maxHarts));
-    } else {
-      rest.push([key, value]);
-    }
-  }
-  const known = applicable(catalog, catalog.scheds.map((s) => s.name), settings.workload);
-  for (const [key, value] of rest) {
-    const t = known.find((k) => k.name === key);
-    const problem = t ? checkValue(t, value, T)
-      : catalog.tunables.has(key) ? T.argNotOfWorkload(key, settings.workload)
-      : T.argNotSetting(key);
-    if (problem) errors.push(problem);
-    else settings.tunables.set(key, value);
-  }
-  return { settings, errors };
+  const tunables = [...(defaults.tunables ?? [])];
+  if (defaults.smp !== undefined) tunables.push(["smp", String(defaults.smp)]);
+  const base = { sched: defaults.sched ?? catalog.defaults.sched, workload: defaults.workload ?? catalog.defaults.workload, tunables };
+  const read = JSON.parse(catalog.read(String(text ?? ""), JSON.stringify(base)));
+  const set = new Map(read.tunables);
+  const smp = Number(set.get("smp") ?? 1);
+  set.delete("smp");
+  const settings = { sched: read.sched, workload: read.workload, smp, tunables: set };
+  return { settings, errors: read.errors.map((p) => describeProblem(p, catalog, T)) };
+}
+
+/**
+ * `catalog` with the kernel's parser to read command lines: `read(line, baseJson)` returns
+ * the reading's JSON (the page's `SettingsReader.read`, or `runqueue settings` in node).
+ */
+export function withReader(catalog, read) {
+  return Object.assign(catalog, { read });
 }
 
 /** The tunables that apply to the chosen scheduler(s) and workload. */

@@ -2,7 +2,7 @@
 // settings kept in the page's URL, and one run pane (two in compare mode, where the second run
 // is the first one's settings with any of them changed: scheduler, tunables, harts).
 
-import { applicable, formatArgs, parseArgs } from "./catalog.js";
+import { applicable, formatArgs, parseArgs, queueViews } from "./catalog.js";
 import { SharedScales } from "./charts.js";
 import { formatCompare, parseCompare, secondRun } from "./compare.js";
 import { loadLibraries } from "./libs.js";
@@ -271,8 +271,7 @@ export class Experiment {
     if (target === this.fileIn) return this.loadFile();
     if (target.dataset.tunable || target === this.smpIn) {
       if (!this.checkBox(target, target.dataset.tunable ?? "smp")) return;
-      const titles = this.titles();
-      this.runs().forEach((r, i) => this.panes[i].plan(titles[i], formatArgs(r, this.catalog)));
+      this.plans().forEach((plan, i) => this.panes[i].plan(plan));
       this.refresh();
     } else if (target === this.vsWords) {
       const { compare, errors } = parseCompare(formatCompare({ sched: this.compare?.sched ?? null, words: this.vsWords.value }), this.catalog, this.settings);
@@ -297,6 +296,17 @@ export class Experiment {
     return this.compare ? [this.settings, secondRun(this.compare, this.catalog, this.settings)] : [this.settings];
   }
 
+  /** Each pane's run: its title, command line, whether it traces, how its queue is drawn. */
+  plans() {
+    const titles = this.titles();
+    return this.runs().map((r, i) => ({
+      title: titles[i],
+      bootargs: formatArgs(r, this.catalog),
+      traceOff: r.tunables.get("trace") === "off",
+      views: queueViews(this.catalog, r.sched),
+    }));
+  }
+
   /** What each pane's title says: its scheduler, and in compare mode what the second run changes. */
   titles() {
     const [a, b] = this.runs().map((r) => formatArgs(r, this.catalog).split(" "));
@@ -315,11 +325,10 @@ export class Experiment {
 
   /** One pane per run. */
   layoutPanes() {
-    const titles = this.titles();
+    const plans = this.plans();
     this.panes.forEach((p) => p.destroy());
-    const args = this.runs().map((r) => formatArgs(r, this.catalog));
-    this.panes = titles.map((title, i) => new RunPane(this.panesBox, title, args[i], () => this.refresh(), this.scales));
-    this.panesBox.classList.toggle("rq-compare", titles.length > 1);
+    this.panes = plans.map((plan) => new RunPane(this.panesBox, plan, () => this.refresh(), this.scales));
+    this.panesBox.classList.toggle("rq-compare", plans.length > 1);
     this.overlay?.destroy();
     this.overlay = null; // made at the first run that compares (boot)
     this.refresh();
@@ -354,8 +363,9 @@ export class Experiment {
   async boot() {
     const pressedAt = performance.now();
     this.announced = false;
-    const runs = this.runs();
-    if (runs.length !== this.panes.length) this.layoutPanes();
+    const plans = this.plans();
+    if (plans.length !== this.panes.length) this.layoutPanes();
+    else plans.forEach((plan, i) => this.panes[i].plan(plan));
     let elf;
     try {
       [elf] = await Promise.all([this.kernel(), ...this.panes.map((p) => p.prepare())]);
@@ -368,10 +378,7 @@ export class Experiment {
     const ips = Number(this.speedSel.value);
     const cores = navigator.hardwareConcurrency || 2;
     const part = Math.max(MIN_SHARE, Math.min(1, (cores - 1) / this.panes.length));
-    this.panes.forEach((pane, i) => pane.boot({ part,
-      elf: elf.slice(0), harts: runs[i].smp, budget: this.budget, ips, pressedAt,
-      bootargs: formatArgs(runs[i], this.catalog),
-    }));
+    this.panes.forEach((pane) => pane.boot({ part, elf: elf.slice(0), budget: this.budget, ips, pressedAt }));
     return true;
   }
 

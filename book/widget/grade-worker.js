@@ -20,7 +20,7 @@ const ready = init();
 function runTest(grading, elf, i) {
   let session;
   try {
-    session = new Session(elf, 1, grading.bootargs(i));
+    session = new Session(elf, grading.bootargs(i));
   } catch (e) {
     postMessage({ type: "error", kind: "notKernel", detail: String(e.message ?? e) });
     return false;

@@ -66,9 +66,12 @@ const cursorPlugin = {
 let pluginRegistered = false;
 
 export class LanesView {
-  /** `sched()` names the pane's policy; `charts()` lists the Chart.js charts the cursor marks. */
-  constructor(parent, { sched, charts }) {
-    this.sched = sched;
+  /**
+   * `views()` says how the pane's queue is ordered and shown (`queueViews`); `charts()` lists the
+   * Chart.js charts the cursor marks.
+   */
+  constructor(parent, { views, charts }) {
+    this.views = views;
     this.charts = charts;
     this.model = new Lanes();
     this.view = null; // [from, to] ns shown; null: the whole run
@@ -259,7 +262,7 @@ export class LanesView {
 
   /** The state at the cursor, as the run-queue view shows it (also read by the tests). */
   snapshot() {
-    return this.cursor === null ? null : snapshot(this.model.events, this.cursor, this.sched());
+    return this.cursor === null ? null : snapshot(this.model.events, this.cursor, this.views());
   }
 
   showQueue() {

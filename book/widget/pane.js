@@ -24,10 +24,10 @@ const MIN_COLS = 120;
 
 export class RunPane {
   /**
-   * `onChange(pane)` is called whenever the state or the progress changes; `bootargs` is the
-   * command line the pane will run, `scales` the axes it shares with the widget's other pane.
+   * `onChange(pane)` is called whenever the state or the progress changes; `run` is the run the
+   * pane will make (`plan`), `scales` the axes it shares with the widget's other pane.
    */
-  constructor(parent, title, bootargs, onChange, scales) {
+  constructor(parent, run, onChange, scales) {
     this.onChange = onChange;
     this.scales = scales;
     this.root = document.createElement("section");
@@ -36,7 +36,7 @@ export class RunPane {
     this.heading = headingAfter(parent);
     this.heading.className = "rq-pane-title";
     this.root.append(this.heading);
-    this.plan(title, bootargs);
+    this.plan(run);
   }
 
   /**
@@ -66,13 +66,17 @@ export class RunPane {
     this.terminal.attachCustomKeyEventHandler((e) => e.key !== "Tab");
     this.termBox = term;
     await nextTask();
-    if (!this.destroyed) this.makeViews(this.traceOff);
+    if (!this.destroyed) this.makeViews();
   }
 
-  /** The run this pane will make: its title and command line; an idle pane redraws for it. */
-  plan(title, bootargs) {
+  /**
+   * The run this pane will make: its title, its command line, whether it traces, and how its
+   * queue is drawn (`queueViews`); an idle pane redraws for it.
+   */
+  plan({ title, bootargs, traceOff, views }) {
     this.heading.textContent = title;
     this.bootargs = bootargs;
+    this.planned = { traceOff, views };
     if (!this.state || this.state === "idle") this.clear();
   }
 
@@ -91,20 +95,20 @@ export class RunPane {
     this.decode = new TextDecoder();
     this.shown = new ResultLineFilter(T.resultLine);
     this.model = new RunModel();
-    const traceOff = /(^|\s)trace=off(\s|$)/.test(this.bootargs);
+    const { traceOff } = this.planned;
     // Said before any run: the reader learns why such a run will draw less.
     this.note?.remove();
     this.note = traceOff ? Object.assign(document.createElement("p"), { className: "rq-note", textContent: T.traceOff }) : null;
     if (this.note) (this.termBox ?? this.heading).after(this.note);
     if (this.terminal) {
       this.terminal.reset();
-      this.makeViews(traceOff);
+      this.makeViews();
     }
-    this.traceOff = traceOff;
   }
 
-  /** The charts and lanes of a new run; the charts are kept from run to run when they can be. */
-  makeViews(traceOff) {
+  /** The charts and lanes of the planned run; the charts are kept from run to run when they can be. */
+  makeViews() {
+    const { traceOff, views } = this.planned;
     // Making charts anew costs the page a long frame.
     if (this.charts && traceOff === this.charts.traceOff) this.charts.reset(this.model);
     else {
@@ -113,14 +117,13 @@ export class RunPane {
     }
     this.lanes?.destroy();
     this.lanes = new LanesView(this.root, {
-      sched: () => /(?:^| )sched=(\S+)/.exec(this.bootargs ?? "")?.[1] ?? "",
+      views: () => views,
       charts: () => [this.charts.progress, this.charts.timeline],
     });
   }
 
-  /** Starts a fresh machine; it stays paused until `run` or `step`. */
-  boot({ elf, harts, bootargs, budget, ips, part, pressedAt }) {
-    this.bootargs = bootargs;
+  /** Starts a fresh machine for the planned run; it stays paused until `run` or `step`. */
+  boot({ elf, budget, ips, part, pressedAt }) {
     this.clear();
     this.pressedAt = pressedAt;
     this.state = "booting";
@@ -129,7 +132,7 @@ export class RunPane {
     this.worker.onerror = (e) => this.fail(T.workerFailed(e.message ?? T.unknownError));
     this.worker.postMessage({ type: "speed", ips });
     this.worker.postMessage({ type: "share", part });
-    this.worker.postMessage({ type: "boot", elf, harts, bootargs, budget, lang: pageLang() });
+    this.worker.postMessage({ type: "boot", elf, bootargs: this.bootargs, budget, lang: pageLang() });
     this.onChange(this);
   }
 

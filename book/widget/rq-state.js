@@ -2,42 +2,23 @@
 // trace events (docs/trace.md). Pure data, no DOM: the unit tests run it in node.
 //
 // A task's policy state is the latest its events reported (`new`, `in`, `wake`, a requeued
-// task's `out`, `state`, `migrate`); its place in the queue is the policy's own key over that
-// state, ties broken by enqueue order, as the kernel's policies pick (kernel/policies).
+// task's `out`, `state`, `migrate`); its place in the queue is its class's and its policy's own
+// order over that state, ties broken by enqueue order. Each policy states that order in its
+// `SchedSpec` (`queue`: the figures that order it, those shown, how the next is picked), and
+// the kernel's catalog carries it here (`queueViews` in catalog.js): nothing here knows a policy.
 
-// Per policy: the state keys that order its queue (smallest first) and those shown beside them.
-const ORDERS = {
-  // CFS passes over the task that just yielded once, if the next is within wakeup_granularity.
-  cfs: { key: ["vr"], show: ["vr"], yieldSkip: true },
-  eevdf: { key: ["vd"], show: ["vd", "lag", "vr"], eligibility: true },
-  mlfq: { key: ["lvl"], show: ["lvl", "used"] },
-  sjf: { key: ["pred"], show: ["pred"] },
-  bvt: { key: ["evt"], show: ["avt", "evt", "warp"] },
-  stride: { key: ["pass"], show: ["tickets", "stride", "pass", "gpass"] },
-  lottery: { key: [], show: ["tickets", "held"], random: true },
-  o1: { key: ["expired", "prio"], show: ["prio", "bonus", "expired", "slice"] },
-  fifo: { key: [], show: [] },
-  rr: { key: [], show: [] },
-};
-const RT = { show: ["prio"] };
-const DL = { show: ["dl", "left"] };
+/** A queue in arrival order with no figures, for a scheduler the catalog does not describe. */
+const ARRIVAL = { order: [], show: [], pick: "first" };
 
-/** How `sched` (a lab's `lab-x` as `x`) orders its fair queue. */
-export function orderOf(sched) {
-  return ORDERS[String(sched).replace(/^lab-/, "")] ?? { key: [], show: [] };
-}
-
-// Linux's sched_prio_to_weight, nice -20..19: EEVDF's average vruntime weighs tasks by it.
-const WEIGHTS = [88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906,
-  3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15];
-const weightOf = (nice) => WEIGHTS[Math.max(-20, Math.min(19, nice ?? 0)) + 20];
+// `order` keys compare smallest first; a `-` before one compares it largest first.
+const keyOf = (order, fields) => order.map((k) => (k.startsWith("-") ? -(fields[k.slice(1)] ?? 0) : fields[k] ?? 0));
 
 const LEAVE = { preempt: "wait", yield: "wait", sleep: "sleep", block: "block", exit: "exit" };
 
 /** Replays events in order; `at(t)` is the state after every event at or before `t`. */
 class Replay {
   constructor() {
-    this.tasks = new Map(); // tid -> {tid, name, cls, nice, state, hart, queue, seq, fields}
+    this.tasks = new Map(); // tid -> {tid, name, cls, policy, nice, state, hart, queue, seq, fields}
     this.running = new Map(); // hart -> tid
     this.min = new Map(); // queue (hart, or -1 for the one global queue) -> last min=
     this.seq = 0;
@@ -47,7 +28,7 @@ class Replay {
 
   task(tid) {
     let t = this.tasks.get(tid);
-    if (!t) this.tasks.set(tid, (t = { tid, name: `task ${tid}`, cls: "fair", nice: 0, state: "new", hart: null, queue: null, seq: 0, fields: {} }));
+    if (!t) this.tasks.set(tid, (t = { tid, name: `task ${tid}`, cls: "fair", policy: "normal", nice: 0, state: "new", hart: null, queue: null, seq: 0, fields: {} }));
     return t;
   }
 
@@ -69,6 +50,7 @@ class Replay {
       case "new":
         if (typeof f.name === "string") t.name = f.name;
         if (typeof f.class === "string") t.cls = f.class;
+        if (typeof f.policy === "string") t.policy = f.policy;
         if (typeof f.nice === "number") t.nice = f.nice;
         this.enqueue(t);
         break;
@@ -103,12 +85,16 @@ class Replay {
   }
 }
 
-/** The run queue(s) at one moment, in the policy's order. */
-export function snapshot(events, t, sched) {
+/**
+ * The run queue(s) at one moment, in the order `views` gives: `{fair, classes}`, the fair
+ * policy's queue view and the classes above it (`[{name, rank, queue}]`), from the catalog.
+ */
+export function snapshot(events, t, views) {
   const r = new Replay();
   let i = 0;
   for (; i < events.length && events[i].t <= t; i++) r.apply(events[i]);
-  const order = orderOf(sched);
+  const order = { ...ARRIVAL, ...views?.fair };
+  const classes = new Map((views?.classes ?? []).map((c) => [c.name, c]));
   const tasks = [...r.tasks.values()];
   const queues = new Map(r.perHart ? [...new Set(events.slice(0, i).map((e) => e.h))].map((h) => [h, []]) : []);
   for (const task of tasks.filter((x) => x.state === "wait")) {
@@ -117,7 +103,7 @@ export function snapshot(events, t, sched) {
     queues.get(q).push(task);
   }
   const harts = [...new Set([...r.running.keys(), ...events.map((e) => e.h)])].sort((a, b) => a - b);
-  const view = (task) => ({ tid: task.tid, name: task.name, cls: task.cls, fields: pick(task, order) });
+  const view = (task) => ({ tid: task.tid, name: task.name, cls: task.cls, fields: shown(task, classes.get(task.cls)?.queue ?? order) });
   const result = {
     t,
     events: i,
@@ -129,29 +115,29 @@ export function snapshot(events, t, sched) {
     queues: [...queues.entries()].sort(([a], [b]) => a - b).map(([q, list]) => ({
       hart: q < 0 ? null : q,
       min: r.min.get(q) ?? null,
-      tasks: sortQueue(list, order, r, t).map((x) => ({ ...view(x), eligible: x.eligible, yielded: !!order.yieldSkip && r.skip.get(q) === x.tid })),
+      tasks: sortQueue(list, order, classes, r, t).map((x) => ({ ...view(x), eligible: x.eligible, yielded: order.pick === "skip-yielder" && r.skip.get(q) === x.tid })),
     })),
-    random: !!order.random,
+    random: order.pick === "draw",
     blocked: tasks.filter((x) => x.state === "block" || x.state === "sleep").map((x) => ({ tid: x.tid, name: x.name, state: x.state })),
   };
   return result;
 }
 
-function pick(task, order) {
-  const keys = task.cls === "dl" ? DL.show : task.cls === "fifo" || task.cls === "rr" ? RT.show : order.show;
-  return Object.fromEntries(keys.filter((k) => k in task.fields).map((k) => [k, task.fields[k]]));
+function shown(task, view) {
+  return Object.fromEntries(view.show.filter((k) => k in task.fields).map((k) => [k, task.fields[k]]));
 }
 
-// Deadline tasks first (earliest deadline), then real-time (highest priority, FIFO within
-// one), then the fair class in its policy's order.
-function sortQueue(list, order, r, t) {
-  if (order.eligibility) markEligible(list, r, t);
-  const rank = (x) => (x.cls === "dl" ? 0 : x.cls === "fifo" || x.cls === "rr" ? 1 : 2);
+// Higher classes first (deadline, then real-time: ranks from the catalog), each in its own
+// order, then the fair class in its policy's.
+function sortQueue(list, order, classes, r, t) {
+  const eligibility = order.pick === "eligible";
+  if (eligibility) markEligible(list, r, t, order);
+  const rank = (x) => -(classes.get(x.cls)?.rank ?? 0);
   const key = (x) => {
-    if (x.cls === "dl") return [x.fields.dl ?? 0];
-    if (rank(x) === 1) return [-(x.fields.prio ?? 0)];
-    if (order.eligibility) return [x.eligible ? 0 : 1, x.eligible ? x.fields.vd ?? 0 : x.fields.vr ?? 0];
-    return order.key.map((k) => x.fields[k] ?? 0);
+    const cls = classes.get(x.cls);
+    if (cls) return keyOf(cls.queue.order, x.fields);
+    if (eligibility) return [x.eligible ? 0 : 1, ...(x.eligible ? keyOf(order.order, x.fields) : [x.fields.vr ?? 0])];
+    return keyOf(order.order, x.fields);
   };
   return list.map((x) => ({ x, k: [rank(x), ...key(x), x.seq] })).sort((a, b) => {
     for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i] - b.k[i];
@@ -159,15 +145,17 @@ function sortQueue(list, order, r, t) {
   }).map(({ x }) => x);
 }
 
-// EEVDF: eligible when the task's vruntime is at most the weighted average of the runnable
-// tasks' (its lag >= 0); the running task's vruntime has grown since it was switched in.
-function markEligible(list, r, t) {
+// EEVDF (`pick: "eligible"`): eligible when the task's vruntime is at most the weighted average
+// of the runnable tasks' (its lag >= 0), each weighing what the policy's `weights` give its nice
+// (`idle_weight` under SCHED_IDLE); the running task's vruntime has grown since it was switched in.
+function markEligible(list, r, t, { weights, idle_weight: idle }) {
+  const weightOf = (x) => (x.policy === "idle" ? idle : weights[Math.max(-20, Math.min(19, x.nice ?? 0)) + 20]);
   const runnable = [...r.tasks.values()].filter((x) => (x.state === "wait" || x.state === "run") && x.cls === "fair" && "vr" in x.fields);
-  const vr = (x) => (x.state === "run" ? x.fields.vr + ((t - x.since) * 1024) / weightOf(x.nice) : x.fields.vr);
+  const vr = (x) => (x.state === "run" ? x.fields.vr + ((t - x.since) * weights[20]) / weightOf(x) : x.fields.vr);
   for (const x of list) {
     const peers = runnable.filter((y) => !r.perHart || (y.state === "run" ? y.hart : y.queue) === x.queue);
-    const total = peers.reduce((n, y) => n + weightOf(y.nice), 0);
-    x.eligible = peers.reduce((n, y) => n + weightOf(y.nice) * (vr(y) - x.fields.vr), 0) >= 0 && total > 0;
+    const total = peers.reduce((n, y) => n + weightOf(y), 0);
+    x.eligible = peers.reduce((n, y) => n + weightOf(y) * (vr(y) - x.fields.vr), 0) >= 0 && total > 0;
   }
 }
 

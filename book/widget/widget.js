@@ -53,16 +53,20 @@ async function mount() {
   const api = { experiments: [], ready: false };
   globalThis.runqueue = api; // for the end-to-end tests and curious readers
   try {
-    const [catalogRaw, { normalizeCatalog }, { Experiment }] = await Promise.all([
+    const [catalogRaw, { normalizeCatalog, withReader }, { Experiment }, wasm] = await Promise.all([
       fetch(new URL("catalog.json", ASSETS)).then((r) => {
         if (!r.ok) throw new Error(T.catalogHttp(r.status));
         return r.json();
       }),
       import("./catalog.js"),
       import("./experiment.js"),
+      import(new URL("pkg/runqueue_wasm.js", ASSETS).href),
     ]);
-    const catalog = normalizeCatalog(catalogRaw);
-    if (!document.querySelector(".rq-grade")) catalog.scheds = catalog.scheds.filter((s) => !LAB_SCHED.test(s.name));
+    if (!document.querySelector(".rq-grade")) catalogRaw.schedulers = catalogRaw.schedulers.filter((s) => !LAB_SCHED.test(s.name));
+    // Command lines are read by the kernel's own parser, compiled into the page's wasm.
+    await wasm.default(new URL("pkg/runqueue_wasm_bg.wasm", ASSETS));
+    const reader = new wasm.SettingsReader(JSON.stringify(catalogRaw));
+    const catalog = withReader(normalizeCatalog(catalogRaw), (line, base) => reader.read(line, base));
     const assets = { url: (name) => new URL(name, ASSETS) };
     guardPageKeys(api.experiments); // a widget on screen may run before the last is made
     const near = (host) => Math.abs(host.getBoundingClientRect().top - innerHeight / 2);

@@ -6,9 +6,20 @@
 //! `riscv/` in the outer build's target folder (`target/riscv` unless CARGO_TARGET_DIR or
 //! cargo's configuration moved it; `make kernel` builds there too), shared by every host
 //! profile so the kernel is built once.
+//!
+//! The kernel's crates outside its workspace (`settings/`, `emulator/settings/`) would carry
+//! this checkout's absolute folder into the ELF (panic locations), so the kernel's layout, and
+//! with it every figure of the data cache, would depend on where the repository was cloned:
+//! `remap_flags` names them from the root instead. `make kernel` passes the same flags, so the
+//! two builds share one cargo fingerprint.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[allow(dead_code)]
+mod inputs {
+    include!("src/inputs.rs");
+}
 
 const TARGET: &str = "riscv64imac-unknown-none-elf";
 
@@ -28,7 +39,7 @@ const GUESTS: &[Guest] = &[
         env: "RUNQUEUE_KERNEL_ELF",
         dir: "kernel",
         bin: "runqueue-kernel",
-        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab"],
+        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab", "settings", "emulator/settings"],
     },
     Guest {
         env: "RUNQUEUE_BENCH_ELF",
@@ -41,6 +52,7 @@ const GUESTS: &[Guest] = &[
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
     let target_dir = outer_target_dir().join("riscv");
+    let mut digest = inputs::Digest::new();
     for guest in GUESTS {
         let dir = root.join(guest.dir);
         // Only paths that exist: cargo reruns the script, and so rebuilds the CLI, on every
@@ -54,8 +66,49 @@ fn main() {
         for extra in guest.extra_watch {
             println!("cargo:rerun-if-changed={}", root.join(extra).display());
         }
-        let elf = build(&dir, &target_dir, guest.bin);
+        let elf = build(&dir, &target_dir, guest.bin, &remap_flags(&root));
         println!("cargo:rustc-env={}={}", guest.env, elf.display());
+        digest.part(guest.bin, &std::fs::read(&elf).expect("the guest was just built"));
+    }
+    println!("cargo:rustc-env=RUNQUEUE_INPUTS={}", run_inputs(&root, digest));
+}
+
+/// The digest of what a run depends on besides its arguments (src/inputs.rs): the guests
+/// (already in `digest`), the sources of the crates the CLI is built from, and the compiler.
+fn run_inputs(root: &Path, mut digest: inputs::Digest) -> String {
+    let mut files = Vec::new();
+    for krate in inputs::INPUT_CRATES {
+        for part in inputs::CRATE_PARTS {
+            let path = root.join(krate).join(part);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+                collect(&path, &mut files);
+            }
+        }
+    }
+    for file in inputs::INPUT_FILES {
+        let path = root.join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        files.push(path);
+    }
+    files.sort();
+    for file in &files {
+        let name = file.strip_prefix(root).expect("under the root").to_string_lossy();
+        digest.part(&name, &std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display())));
+    }
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let version = Command::new(rustc).arg("-vV").output().expect("rustc runs").stdout;
+    digest.part("rustc -vV", &version);
+    digest.hex()
+}
+
+fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())) {
+            collect(&entry.expect("a folder entry").path(), files);
+        }
+    } else {
+        files.push(path.to_path_buf());
     }
 }
 
@@ -73,7 +126,13 @@ fn outer_target_dir() -> PathBuf {
     dir.to_path_buf()
 }
 
-fn build(dir: &Path, target_dir: &Path, bin: &str) -> PathBuf {
+/// RUSTFLAGS naming the files under `root` from `root` (`settings/src/parse.rs`), not from `/`.
+/// The Makefile's `kernel` target spells the same (KERNEL_RUSTFLAGS).
+fn remap_flags(root: &Path) -> String {
+    format!("--remap-path-prefix={}/=", root.display())
+}
+
+fn build(dir: &Path, target_dir: &Path, bin: &str, rustflags: &str) -> PathBuf {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     for (key, _) in std::env::vars() {
         if (key.starts_with("CARGO") && key != "CARGO_HOME") || key.contains("RUSTFLAGS") || key == "RUSTC_WRAPPER" {
@@ -81,6 +140,7 @@ fn build(dir: &Path, target_dir: &Path, bin: &str) -> PathBuf {
         }
     }
     let status = cmd
+        .env("RUSTFLAGS", rustflags)
         .current_dir(dir)
         .args(["build", "--release", "--target", TARGET, "--bin", bin])
         .arg("--target-dir")

@@ -8,13 +8,11 @@
 #![no_main]
 
 mod arch;
-mod args;
 mod catalog;
 mod console;
 mod dispatch;
 mod fdt;
 mod hart;
-mod json;
 mod latency;
 mod lock;
 mod mutex;
@@ -30,15 +28,18 @@ mod trap;
 mod work;
 mod workload;
 
-use args::Settings;
 use core::sync::atomic::Ordering;
-use dispatch::{KERNEL, RunInfo};
+use dispatch::{KERNEL, Kernel, RunInfo};
+use lock::Guard;
+use power::Exit;
+use workload::Plan;
+use runqueue_machine_settings::{SEED, SMP, TRACE};
+use runqueue_settings::Settings;
+use sched::Spec;
+use workload::WorkloadSpec;
 
-/// Exit codes: 0 done, 2 bad arguments (`docs/platform.md`), 3 a kernel or machine fault.
-const EXIT_BAD_ARGS: u32 = 2;
-const EXIT_FAULT: u32 = 3;
 
-fn fail(code: u32, args: core::fmt::Arguments) -> ! {
+fn fail(code: Exit, args: core::fmt::Arguments) -> ! {
     println!("{}", args);
     power::exit(code)
 }
@@ -48,26 +49,28 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
     hart::this().hart_id.store(hart_id, Ordering::Relaxed);
     arch::init_traps();
     stack::arm();
-    let boot = unsafe { fdt::parse(fdt_addr) }.unwrap_or_else(|e| fail(EXIT_FAULT, format_args!("boot: {e}")));
+    let boot = unsafe { fdt::parse(fdt_addr) }.unwrap_or_else(|e| fail(Exit::Fault, format_args!("boot: {e}")));
     if boot.bootargs.split_ascii_whitespace().any(|w| w == "catalog") {
         match catalog::print() {
-            Ok(()) => power::exit(0),
-            Err(name) => fail(EXIT_FAULT, format_args!("catalog: the default of {name} does not parse")),
+            Ok(()) => power::exit(Exit::Done),
+            Err(name) => fail(Exit::Fault, format_args!("catalog: {name} is declared twice or its default does not parse")),
         }
     }
-    let settings = Settings::parse(boot.bootargs).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
-    let smp = settings.smp();
+    let settings = Settings::parse(boot.bootargs, &catalog::Kernel).unwrap_or_else(|e| fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel))));
+    let (sched, work) = (Spec::chosen(&settings), WorkloadSpec::chosen(&settings));
+    let smp = settings.get(&SMP) as usize;
     if smp > boot.cpus {
-        fail(EXIT_BAD_ARGS, format_args!("error: smp={smp} but the machine has {} hart(s)", boot.cpus));
+        fail(Exit::BadArgs, format_args!("error: smp={smp} but the machine has {} hart(s)", boot.cpus));
     }
-    let smp_settings = dispatch::Smp::new(&settings).unwrap_or_else(|e| fail(EXIT_BAD_ARGS, format_args!("error: {e}")));
-    trace::configure(settings.trace_on(), boot.trace_device);
-    let tick_us = settings.int("tick_us") as u64;
+    let smp_settings = dispatch::Smp::new(&settings).unwrap_or_else(|e| fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel))));
+    let trace_on = settings.get(&TRACE);
+    trace::configure(trace_on, boot.trace_device);
+    let tick_us = settings.get(&dispatch::TICK_US) as u64;
     println!(
         "runqueue-kernel: sched={} workload={} smp={smp} tick_us={tick_us} trace={} ram={} MiB",
-        settings.sched.name(),
-        settings.workload.name,
-        if !settings.trace_on() {
+        sched.name(),
+        work.name,
+        if !trace_on {
             "off"
         } else if boot.trace_device {
             "device"
@@ -77,24 +80,37 @@ pub extern "C" fn kmain(hart_id: usize, fdt_addr: usize) -> ! {
         boot.mem_bytes >> 20
     );
 
-    dispatch::start_workload();
-    {
-        let mut k = KERNEL.lock();
-        let run = RunInfo { args: settings.args, sched: settings.sched.name(), workload: settings.workload.name, smp, seed: settings.int("seed") as u64 };
-        let configured = k.configure(&settings, run, tick_us * 1000, smp_settings);
-        let spawned = configured.and_then(|_| (settings.workload.spawn)(&settings, &mut workload::Spawner::new(&mut k, &settings)));
-        if let Err(e) = spawned {
-            drop(k);
-            fail(EXIT_BAD_ARGS, format_args!("error: {e}"));
-        }
+    let mut k = KERNEL.lock();
+    let run = RunInfo { args: settings.args(), sched: sched.name(), workload: work.name, smp, seed: settings.get(&SEED) as u64 };
+    let configured = k.configure(&settings, run, tick_us * 1000, smp_settings);
+    let mut spawner = workload::Spawner::new(&mut k, &settings);
+    let planned = configured.and_then(|_| (work.spawn)(&settings, &mut spawner));
+    let plan = spawner.plan();
+    if let Err(e) = planned {
+        drop(k);
+        fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel)));
     }
+    start(k, plan, &boot.hart_ids[..boot.cpus], hart_id, smp)
+}
 
-    // Logical harts 1.. are the device tree's other cpus, in order.
-    let others = boot.hart_ids[..boot.cpus].iter().filter(|&&id| id != hart_id);
+/// Everything from the workload's start on: waits for it (`dispatch::start_workload`, a fixed
+/// time), creates the planned tasks, starts logical harts 1..`smp` on the device tree's other
+/// cpus (`ids`), in order, and runs the scheduler on this one. Never inlined: merged into the
+/// boot's code, it would be compiled differently whenever that code changed, and cost a few
+/// instructions more or less after the start, where every instruction shows in the figures.
+#[inline(never)]
+fn start(mut k: Guard<'static, Kernel>, plan: Plan, ids: &[usize], boot_hart: usize, smp: usize) -> ! {
+    dispatch::start_workload();
+    let created = plan.create(&mut k);
+    drop(k);
+    if let Err(e) = created {
+        fail(Exit::BadArgs, format_args!("error: {}", e.show(&catalog::Kernel)));
+    }
+    let others = ids.iter().filter(|&&id| id != boot_hart);
     for (index, &id) in (1..smp).zip(others) {
         hart::get(index).hart_id.store(id, Ordering::Relaxed);
         if let Err(err) = sbi::hart_start(id, arch::secondary_start as *const () as usize, index) {
-            fail(EXIT_FAULT, format_args!("boot: SBI could not start hart {id} (error {err})"));
+            fail(Exit::Fault, format_args!("boot: SBI could not start hart {id} (error {err})"));
         }
     }
     dispatch::scheduler_loop()
@@ -111,5 +127,5 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
     // Bypass the console lock: the panicking code may hold it.
     use core::fmt::Write;
     let _ = writeln!(console::Uart, "kernel panic: {info}");
-    power::exit(EXIT_FAULT)
+    power::exit(Exit::Fault)
 }

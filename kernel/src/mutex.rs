@@ -23,27 +23,28 @@
 //! when an owner's priority changes (`docs/trace.md`); each task's waits are counted for
 //! RESULT (`LockStats`).
 
-use crate::args::{Kind, Tunable};
 use crate::dispatch::{self, KERNEL, Kernel};
 use crate::hart;
 use crate::power;
 use crate::task::{Class, MAX_TASKS, State, Tid};
 use crate::trace;
 use runqueue_sched_api::Line;
+use runqueue_settings::{Int, Kind, Setting, Tunable, tunables};
 
-pub const PI: Tunable = Tunable {
-    name: "lock.pi",
-    kind: Kind::Int { min: 0, max: 1 },
-    default: "1",
-    unit: "",
-    help: "priority inheritance on the kernel's mutexes (rt_mutex): 1 = an owner runs at the priority of its highest waiter, 0 = off",
-};
+tunables! {
+    pub const TUNABLES;
+    pub PI: Int = Setting::int(Tunable {
+        name: "lock.pi",
+        kind: Kind::Int { min: 0, max: 1 },
+        default: "1",
+        unit: "",
+        help: "priority inheritance on the kernel's mutexes (rt_mutex): 1 = an owner runs at the priority of its highest waiter, 0 = off",
+    });
+}
 
 pub const MAX_MUTEXES: usize = 8;
 /// The longest chain of owners waiting for owners that a boost follows.
 const MAX_DEPTH: usize = 16;
-/// A kernel fault (`main.rs`): the workload's tasks deadlocked or misused a mutex.
-const EXIT_FAULT: u32 = 3;
 
 /// One task's use of mutexes, reported in RESULT as `lock`.
 #[derive(Clone, Copy)]
@@ -191,7 +192,7 @@ fn propagate(k: &mut Kernel, mut owner: Tid, now: u64) {
 
 fn die(why: core::fmt::Arguments) -> ! {
     crate::println!("error: {why}");
-    power::exit(EXIT_FAULT)
+    power::exit(power::Exit::Fault)
 }
 
 /// Stops the kernel, naming the cycle, if `me` waiting for mutex `m` closes a cycle of owners

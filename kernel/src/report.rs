@@ -2,7 +2,7 @@
 
 use crate::console::{self, Uart};
 use crate::dispatch::{self, Kernel};
-use crate::json;
+use runqueue_settings::write_string;
 use crate::latency::Latency;
 use crate::mutex::LockStats;
 use core::fmt::{self, Write};
@@ -71,15 +71,15 @@ fn result(u: &mut Uart, k: &Kernel, now: u64) -> fmt::Result {
     let start = dispatch::start_ns();
     let r = &k.run;
     u.write_str("RESULT {\"version\":1,\"workload\":")?;
-    json::string(u, r.workload)?;
+    write_string(u, r.workload)?;
     u.write_str(",\"sched\":")?;
-    json::string(u, r.sched)?;
+    write_string(u, r.sched)?;
     write!(u, ",\"smp\":{},\"seed\":{},\"args\":", r.smp, r.seed)?;
-    json::string(u, r.args)?;
+    write_string(u, r.args)?;
     write!(u, ",\"time_ns\":{},\"tasks\":[", now - start)?;
     for (i, t) in k.tasks[1..=k.count].iter().enumerate() {
         write!(u, "{}{{\"tid\":{},\"name\":", if i == 0 { "" } else { "," }, t.tid)?;
-        json::string(u, t.name())?;
+        write_string(u, t.name())?;
         write!(
             u,
             ",\"arrive_ns\":{},\"response_ns\":{},\"finish_ns\":{},\"turnaround_ns\":{},\"cpu_ns\":{},\"wait_ns\":{},\"switches\":{},\"iterations\":{}",

@@ -69,5 +69,5 @@ pub fn check(tid: Tid) {
 pub fn overflowed(what: Arguments) -> ! {
     println!("kernel panic: stack overflow: {what}.");
     println!("the scheduler policy runs on the stack of the task or hart that calls it: unbounded recursion or a large local variable in the policy?");
-    power::exit(3)
+    power::exit(power::Exit::Fault)
 }

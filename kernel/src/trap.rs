@@ -20,7 +20,7 @@ pub extern "C" fn handle() {
             // A fault after an overflow that returned is the overflow's doing.
             stack::check(crate::hart::this().running.get());
             println!("kernel trap: scause={cause:#x} sepc={epc:#x} stval={tval:#x} on hart {}", arch::hart_index());
-            power::exit(3);
+            power::exit(power::Exit::Fault);
         }
     }
     stack::check(crate::hart::this().running.get());

@@ -2,20 +2,26 @@
 //! max(A, SVT), so a sleeper keeps no credit, and a task with warp W competes with
 //! E = A - W. Instructors only.
 
-use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Enqueue, Fields, Int, Kind, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
+
+tunables! {
+    const TUNABLES;
+    CSA: Int = Setting::int(Tunable {
+    name: "lab.bvt.csa_us",
+    kind: Kind::Int { min: 0, max: 1_000_000 },
+    default: "1000",
+    unit: "us",
+    help: "context-switch allowance C: a tick or a wakeup switches only when another task's E is this much smaller",
+});
+}
 
 pub const SPEC: SchedSpec<Bvt> = SchedSpec {
     name: "lab-bvt",
     help: "lab: borrowed virtual time, with the wakeup placement and warp written by the student",
-    tunables: &[Tunable {
-        name: "lab.bvt.csa_us",
-        kind: Kind::Int { min: 0, max: 1_000_000 },
-        default: "1000",
-        unit: "us",
-        help: "context-switch allowance C: a tick or a wakeup switches only when another task's E is this much smaller",
-    }],
-    build: |s: &dyn Settings| {
-        Ok(Bvt { csa: s.int("lab.bvt.csa_us") as u64 * 1000, svt: 0, tasks: [Vt::NONE; MAX_TASKS] })
+    tunables: TUNABLES,
+    queue: QueueView { order: &["evt"], show: &["avt", "evt", "warp"], pick: Pick::First },
+    build: |s: &Settings, _: &Run| {
+        Ok(Bvt { csa: s.get(&CSA) as u64 * 1000, svt: 0, tasks: [Vt::NONE; MAX_TASKS] })
     },
 };
 

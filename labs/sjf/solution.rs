@@ -2,21 +2,25 @@
 //! with the prediction an exponential average of the task's past bursts, and (with
 //! `lab.sjf.preempt=1`) shortest remaining time first on wakeups. Instructors only.
 
-use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Enqueue, Fields, Fraction, Int, Kind, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
+
+tunables! {
+    const TUNABLES;
+    PREEMPT: Int = Setting::int(Tunable { name: "lab.sjf.preempt", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "0: SJF; 1: SRTF (a waking task may preempt)" });
+    ALPHA: Fraction = Setting::fraction(Tunable { name: "lab.sjf.alpha", kind: Kind::Fraction, default: "1/2", unit: "", help: "weight of the last burst: pred' = (p*burst + (q-p)*pred) / q for alpha = p/q" });
+    TAU0: Int = Setting::int(Tunable { name: "lab.sjf.tau0_ns", kind: Kind::Int { min: 0, max: 10_000_000_000 }, default: "5000000", unit: "ns", help: "prediction of a task that has not run yet" });
+}
 
 pub const SPEC: SchedSpec<Sjf> = SchedSpec {
     name: "lab-sjf",
     help: "lab: shortest predicted burst first (lab.sjf.preempt=1: shortest remaining time first)",
-    tunables: &[
-        Tunable { name: "lab.sjf.preempt", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "0: SJF; 1: SRTF (a waking task may preempt)" },
-        Tunable { name: "lab.sjf.alpha", kind: Kind::Fraction, default: "1/2", unit: "", help: "weight of the last burst: pred' = (p*burst + (q-p)*pred) / q for alpha = p/q" },
-        Tunable { name: "lab.sjf.tau0_ns", kind: Kind::Int { min: 0, max: 10_000_000_000 }, default: "5000000", unit: "ns", help: "prediction of a task that has not run yet" },
-    ],
-    build: |s: &dyn Settings| {
-        let initial = Burst { predicted: s.int("lab.sjf.tau0_ns") as u64, running: 0, ready: false };
+    tunables: TUNABLES,
+    queue: QueueView { order: &["pred"], show: &["pred"], pick: Pick::First },
+    build: |s: &Settings, _: &Run| {
+        let initial = Burst { predicted: s.get(&TAU0) as u64, running: 0, ready: false };
         Ok(Sjf {
-            preemptive: s.int("lab.sjf.preempt") == 1,
-            alpha: s.fraction("lab.sjf.alpha"),
+            preemptive: s.get(&PREEMPT) == 1,
+            alpha: s.get(&ALPHA),
             tasks: [initial; MAX_TASKS],
         })
     },

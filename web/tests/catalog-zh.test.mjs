@@ -4,21 +4,12 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { CATALOG_ZH, SCHEDULERS, TUNABLES, UNITS, WORKLOADS } from "../../book/widget/catalog-zh.js";
 import { normalizeCatalog } from "../../book/widget/catalog.js";
+import { rawCatalog } from "../../book/figures/kernel-catalog.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
 
-const RUNQUEUE = runqueueCli();
-
-function kernelCatalog() {
-  const out = execFileSync(RUNQUEUE, ["run", "--append", "catalog"], { encoding: "utf8" });
-  const line = out.split("\n").find((l) => l.startsWith("CATALOG "));
-  assert.ok(line, `${RUNQUEUE} printed no CATALOG line`);
-  return JSON.parse(line.slice("CATALOG ".length));
-}
-
-const raw = kernelCatalog();
+const raw = rawCatalog(runqueueCli());
 const owned = (kind) => raw[kind].flatMap((e) => (e.tunables ?? []).map((t) => ({ ...t, owner: e.name })));
 // Every tunable with the scheduler or workload listing it; globals have none.
 const tunables = [...raw.globals.map((t) => ({ ...t, owner: undefined })), ...owned("schedulers"), ...owned("workloads")];

@@ -49,8 +49,7 @@ function native(args, max) {
 
 for (const { name, args, max = 5e9, tier = "on" } of RUNS) {
   test(`${name}: console and trace are byte-identical in the page and natively`, async () => {
-    const harts = Number(/\bsmp=(\d+)/.exec(args)?.[1] ?? 1);
-    const inPage = await workerRun(page, site, { args, harts, max, trace: "chrome", tier });
+    const inPage = await workerRun(page, site, { args, max, trace: "chrome", tier });
     const cli = native(args, max);
     assert.equal(inPage.exitCode, 0);
     assert.ok(inPage.console.includes("RESULT {"), "the run printed its RESULT line");

@@ -9,7 +9,7 @@
 //! time comes from the kernel's accounting of reaped children.
 
 use crate::tier::{self, ExecMode};
-use runqueue_emu::{Config, MachineOptions, Stop};
+use runqueue_emu::{MachineOptions, Stop};
 use serde_json::{Value, json};
 use std::fmt;
 use std::io::{BufRead, BufReader};
@@ -228,8 +228,7 @@ fn phases_from(lines: &[(Stamp, String)], instret_of: impl Fn(&str, u64, u64) ->
 
 fn run_ours(bootargs: &str, exec: ExecMode) -> Result<EmulatorRun, String> {
     let options = MachineOptions::parse(bootargs).map_err(|e| e.to_string())?;
-    let config = Config { bootargs: bootargs.trim().into(), cache: options.cache, host: options.host, ..Config::default() };
-    let mut machine = tier::machine(exec, config, BENCH_ELF, None).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
+    let mut machine = tier::boot(exec, BENCH_ELF, None, &options).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
     let cpu_before = cpu_seconds(Who::Myself);
     let start = Instant::now();
     let (mut lines, mut partial) = (Vec::new(), Vec::new());

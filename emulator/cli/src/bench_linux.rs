@@ -5,7 +5,7 @@
 use crate::linux::{NAMED, boot};
 use crate::run::execute_in;
 use crate::tier::ExecMode;
-use runqueue_emu::Config;
+use runqueue_emu::MachineOptions;
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -42,9 +42,9 @@ fn measure(what: String, kernel: Option<&str>, append: &str) -> Result<Figure, S
     };
     let mut best: Option<Figure> = None;
     for _ in 0..ROUNDS {
-        let config = Config { harts: SMP, bootargs: format!("{console} {append} smp={SMP}"), ..Config::default() };
+        let options = MachineOptions::parse(&format!("{console} {append}")).map_err(|e| e.to_string())?.with_harts(SMP);
         let (start, cpu) = (Instant::now(), cpu_seconds());
-        let out = execute_in(ExecMode::Fast, &image, initrd.as_deref(), config, 20_000_000_000, |_| {}).map_err(|e| e.to_string())?;
+        let out = execute_in(ExecMode::Fast, &image, initrd.as_deref(), &options, 20_000_000_000, |_| {}).map_err(|e| e.to_string())?;
         let (wall_s, cpu_s) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
         if out.exit != Some(0) {
             return Err(format!("{what}: the run did not finish cleanly:\n{}", out.console));

@@ -5,7 +5,7 @@
 use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
-use runqueue_emu::{Config, MachineOptions};
+use runqueue_emu::MachineOptions;
 use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -13,10 +13,25 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 const TARGET: &str = "riscv64imac-unknown-none-elf";
-/// What the grader copies of the kernel: its core, the scheduler API, the kernel's own
-/// policies and the lab crate, whose slot then gets the student's file. Nothing else (no
-/// tests, no solutions) is in the folder the student's code is compiled in.
-const KERNEL_PARTS: &[&str] = &["src", "Cargo.toml", "Cargo.lock", "build.rs", "link.ld", ".cargo", "sched-api", "policies", "lab"];
+/// What the grader copies of the tree: the kernel's core, the scheduler API, the kernel's own
+/// policies and the lab crate, whose slot then gets the student's file, and the settings
+/// crates the kernel is built with. Nothing else (no tests, no solutions) is in the folder the
+/// student's code is compiled in.
+const KERNEL_PARTS: &[&str] = &[
+    "kernel/src",
+    "kernel/Cargo.toml",
+    "kernel/Cargo.lock",
+    "kernel/build.rs",
+    "kernel/link.ld",
+    "kernel/.cargo",
+    "kernel/sched-api",
+    "kernel/policies",
+    "kernel/lab",
+    "settings/Cargo.toml",
+    "settings/src",
+    "emulator/settings/Cargo.toml",
+    "emulator/settings/src",
+];
 
 #[derive(Args)]
 pub struct GradeArgs {
@@ -143,7 +158,7 @@ fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], timeout: D
     let io = |what: &str, e: std::io::Error| Failure::Input(format!("{what}: {e}"));
     let kernel = cache.join("kernel");
     for part in KERNEL_PARTS {
-        sync(&root.join("kernel").join(part), &kernel.join(part)).map_err(|e| io(&format!("cannot copy the kernel to {}", kernel.display()), e))?;
+        sync(&root.join(part), &cache.join(part)).map_err(|e| io(&format!("cannot copy the kernel to {}", kernel.display()), e))?;
     }
     let slot = kernel.join("lab/src").join(format!("{}.rs", lab.name()));
     write_if_changed(&slot, solution).map_err(|e| io("cannot place the solution", e))?;
@@ -155,7 +170,10 @@ fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], timeout: D
         }
     }
     let target_dir = cache.join("target");
+    // As build.rs builds the bundled kernel: files named from the copy's root, not from `/`.
+    let root = cache.canonicalize().map_err(|e| io("cannot find the kernel copy", e))?;
     cargo
+        .env("RUSTFLAGS", format!("--remap-path-prefix={}/=", root.display()))
         .current_dir(&kernel)
         .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--target-dir"])
         .arg(&target_dir);
@@ -242,13 +260,12 @@ fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
         Build::Refused(why) => return grade_test(lab, test, &Outcome::Refused(why)),
     };
     let bootargs = format!("sched={} {}", lab.sched(), test.args);
-    // One hart, as the page grades; the data cache and host from the test's arguments, as everywhere.
+    // The machine the test's arguments ask for, as everywhere (the page grades the same way).
     let options = match MachineOptions::parse(&bootargs) {
         Ok(options) => options,
         Err(e) => return grade_test(lab, test, &Outcome::Aborted(&e.to_string())),
     };
-    let config = Config { harts: 1, ram_bytes: 128 << 20, bootargs, quantum: 1000, cache: options.cache, host: options.host };
-    match execute(elf, config, test.max_insns, |_| {}) {
+    match execute(elf, &options, test.max_insns, |_| {}) {
         Ok(out) => match out.exit {
             Some(exit_code) => grade_test(lab, test, &Outcome::Finished { exit_code, console: &out.console, trace: &out.trace }),
             None => grade_test(lab, test, &Outcome::OutOfBudget { trace: &out.trace, end_ns: out.time_ns }),

@@ -3,9 +3,11 @@
 pub mod bench;
 pub mod bench_linux;
 pub mod grade;
+pub mod inputs;
 pub mod linux;
 pub mod mutant;
 pub mod run;
+pub mod settings;
 pub mod tier;
 pub mod vet;
 

@@ -2,7 +2,7 @@
 //! and measure the emulator's speed.
 
 use clap::{Parser, Subcommand};
-use runqueue::{Failure, bench, grade, run, write_file};
+use runqueue::{Failure, bench, grade, run, settings, write_file};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,6 +23,13 @@ enum Command {
     Grade(grade::GradeArgs),
     /// Measure the emulator's speed on the benchmark guest, optionally beside peers.
     Bench(BenchArgs),
+    /// Read a kernel command line as the book's page does and print, as JSON, what it sets and
+    /// why each refused word is wrong.
+    Settings(settings::SettingsArgs),
+    /// Print the digest of what a run depends on besides its arguments: the bundled kernel and
+    /// benchmark, the emulator's sources and the compiler that built this binary. Runs with the
+    /// same digest and arguments print the same bytes (the book's figures cache on it).
+    Inputs,
 }
 
 #[derive(clap::Args)]
@@ -74,6 +81,11 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Grade(args) => grade::grade(&args),
         Command::Bench(args) => bench(&args),
+        Command::Settings(args) => settings::settings(&args),
+        Command::Inputs => {
+            println!("{}", env!("RUNQUEUE_INPUTS"));
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match outcome {
         Ok(code) => code,

@@ -3,7 +3,7 @@
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use crate::tier::{self, ExecMode};
-use runqueue_emu::{Config, MachineOptions, Stop};
+use runqueue_emu::{MachineOptions, Stop};
 use crate::linux::{self, Boot};
 use runqueue_report::{chrome, console, ftrace, linux as report_linux};
 use std::io::Write;
@@ -91,22 +91,22 @@ impl Outcome {
 /// console must not flood the grader's results or memory.
 pub const CONSOLE_KEPT: usize = 1 << 20;
 
-/// Boots `elf` and runs it to shutdown or to `max_insns`, passing console bytes to `echo` as
-/// they come.
-pub fn execute(elf: &[u8], config: Config, max_insns: u64, echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
-    execute_in(ExecMode::Fast, elf, None, config, max_insns, echo)
+/// Boots `elf` on the machine `options` describe and runs it to shutdown or to `max_insns`,
+/// passing console bytes to `echo` as they come.
+pub fn execute(elf: &[u8], options: &MachineOptions, max_insns: u64, echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
+    execute_in(ExecMode::Fast, elf, None, options, max_insns, echo)
 }
 
 /// [`execute`] in the given execution mode, with an initrd if there is one.
 pub fn execute_in(
     exec: ExecMode,
-    elf: &[u8],
+    kernel: &[u8],
     initrd: Option<&[u8]>,
-    config: Config,
+    options: &MachineOptions,
     max_insns: u64,
     mut echo: impl FnMut(&[u8]),
 ) -> Result<Outcome, Failure> {
-    let mut machine = tier::machine(exec, config, elf, initrd).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
+    let mut machine = tier::boot(exec, kernel, initrd, options).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
     let exit = loop {
@@ -149,20 +149,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             console: "",
         },
     };
-    let mut bootargs = format!("{} {}", boot.console, args.append.trim()).trim().to_string();
-    let options = MachineOptions::parse(&bootargs).map_err(|e| Failure::Input(e.to_string()))?;
-    let harts = match (args.smp, options.harts) {
-        (Some(n), Some(_)) => n,
-        (Some(n), None) => {
-            bootargs = format!("{bootargs} smp={n}").trim().to_string();
-            n
-        }
-        (None, Some(n)) => n,
-        (None, None) => 1,
-    };
-    let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum, cache: options.cache, host: options.host };
+    let bootargs = format!("{} {}", boot.console, args.append.trim());
+    let mut options = MachineOptions::parse(&bootargs).map_err(|e| Failure::Input(e.to_string()))?;
+    if let Some(harts) = args.smp {
+        options = options.with_harts(harts);
+    }
+    (options.ram_bytes, options.quantum) = (args.mem << 20, args.quantum);
     let mut stdout = std::io::stdout().lock();
-    let outcome = execute_in(args.exec, &boot.kernel, boot.initrd.as_deref(), config, args.max_insns, |bytes| {
+    let outcome = execute_in(args.exec, &boot.kernel, boot.initrd.as_deref(), &options, args.max_insns, |bytes| {
         let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
     })?;
     let exit_code = outcome.exit_code(args.max_insns)?;
@@ -178,7 +172,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         }
         if let Some(path) = &args.ftrace {
             // Linux's own ftrace is written as Linux printed it.
-            let text = if report_linux::is_ftrace(&outcome.trace) { outcome.trace.clone() } else { ftrace::to_text(&events, harts as u32) };
+            let text = if report_linux::is_ftrace(&outcome.trace) { outcome.trace.clone() } else { ftrace::to_text(&events, options.harts as u32) };
             write_file(path, text.as_bytes())?;
         }
         if let Some(path) = &args.events {
@@ -190,29 +184,22 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use runqueue_emu::CacheConfig;
+    use runqueue_machine_settings::{TABLES, run_words};
     use serde_json::Value;
 
-    /// The kernel's table (which cannot see the emulator) accepts the cache words with the
-    /// machine's defaults and limits, so the book's controls offer what the machine takes.
+    /// The kernel composes the machine's own tables into its catalog (narrowing only `smp=` to
+    /// the harts it runs tasks on), so the book's controls offer what the machine takes.
     #[test]
-    fn the_kernel_lists_the_cache_settings_as_the_machine_takes_them() {
-        let config = Config { bootargs: "catalog".into(), ..Config::default() };
-        let out = execute(KERNEL, config, 1 << 30, |_| {}).unwrap();
-        let line = out.console.lines().find_map(|l| l.strip_prefix("CATALOG ")).expect("a CATALOG line");
-        let catalog: Value = serde_json::from_str(line).unwrap();
+    fn the_kernel_lists_the_machines_words_as_the_machine_declares_them() {
+        let catalog: Value = serde_json::from_str(&crate::settings::kernel_catalog().unwrap()).unwrap();
         let globals = catalog["globals"].as_array().unwrap();
-        let d = CacheConfig::default();
-        for (name, default, min, max) in [
-            ("cache.kb", d.kb, 0, CacheConfig::MAX_KB),
-            ("cache.line", d.line, CacheConfig::MIN_LINE, CacheConfig::MAX_LINE),
-            ("cache.ways", d.ways, 1, CacheConfig::MAX_WAYS),
-            ("cache.miss_ns", d.miss_ns, 0, CacheConfig::MAX_MISS_NS),
-        ] {
-            let t = globals.iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("{name} is not a global"));
-            let got = [&t["default"], &t["min"], &t["max"]].map(Value::as_u64);
-            assert_eq!(got, [default, min, max].map(|v| Some(v.into())), "{name}");
+        let max_harts = globals.iter().find(|t| t["name"] == "smp").unwrap()["max"].as_i64().unwrap();
+        let mut machine = String::new();
+        runqueue_settings::write_tunables(&mut machine, run_words(max_harts).iter().chain(TABLES[1..].iter().flat_map(|t| t.iter()))).unwrap();
+        let machine: Vec<Value> = serde_json::from_str(&machine).unwrap();
+        for word in &machine {
+            assert!(globals.contains(word), "the kernel's catalog lacks {word}");
         }
+        assert!((1..=runqueue_machine_settings::MAX_HARTS).contains(&max_harts));
     }
 }

@@ -1,7 +1,7 @@
 //! How a run executes guest code, and the one place that builds a machine for it, so every
 //! native run (`run`, `grade`, `bench`, the kernel's claim tests) goes through the same tiers.
 
-use runqueue_emu::{Config, Exec, LoadError, Machine};
+use runqueue_emu::{Exec, LoadError, Machine, MachineOptions};
 use runqueue_jit::Native;
 use std::str::FromStr;
 
@@ -41,9 +41,9 @@ impl FromStr for ExecMode {
     }
 }
 
-/// A machine booted from `kernel` (and `initrd`, if any) that runs in `mode`.
-pub fn machine(mode: ExecMode, config: Config, kernel: &[u8], initrd: Option<&[u8]>) -> Result<Machine, LoadError> {
-    let mut machine = Machine::with_initrd(config, kernel, initrd)?;
+/// The machine `options` describe, booted from `kernel` (and `initrd`, if any), that runs in `mode`.
+pub fn boot(mode: ExecMode, kernel: &[u8], initrd: Option<&[u8]>, options: &MachineOptions) -> Result<Machine, LoadError> {
+    let mut machine = Machine::boot(kernel, initrd, options)?;
     machine.set_exec(if mode == ExecMode::Reference { Exec::Reference } else { Exec::Fast });
     if mode == ExecMode::Fast {
         // A host Cranelift cannot generate code for runs interpreted: the results are the same.

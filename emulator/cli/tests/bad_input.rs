@@ -48,11 +48,11 @@ fn bad_flags_and_sizes() {
     assert_refused(&runqueue(&["run", "--smp", "0"]), 125, "hart");
     assert_refused(&runqueue(&["run", "--smp", "99"]), 125, "hart");
     assert_refused(&runqueue(&["run", "--mem", "0"]), 125, "cannot boot");
-    assert_refused(&runqueue(&["run", "--append", "smp=lots"]), 125, "smp=lots");
+    assert_refused(&runqueue(&["run", "--append", "smp=lots"]), 125, "bad value 'lots' for smp");
     assert_refused(&runqueue(&["run", "--append", "cache.kb=32 cache.line=48"]), 125, "cache.line=48: the line size must be a power of two");
     assert_refused(&runqueue(&["run", "--append", "cache.kb=48"]), 125, "number of sets");
     assert_refused(&runqueue(&["bench", "--quick", "--machine", "cache.miss_ns=5"]), 125, "cache.miss_ns=5");
-    assert_refused(&runqueue(&["run", "--append", "host=cloud"]), 125, "host=cloud: the host is bare, untuned or tuned");
+    assert_refused(&runqueue(&["run", "--append", "host=cloud"]), 125, "bad value 'cloud' for host: expected one of: bare, untuned, tuned");
     assert_refused(&runqueue(&["run", "--append", "host=bare host.hogs=2"]), 125, "host=bare has no host to set");
     // `--smp` comes after the command line was read: the machine checks the host's CPUs again.
     assert_refused(&runqueue(&["run", "--smp", "3", "--append", "host.cpus=2 host.pin=1"]), 125, "need host.cpus of at least 4");

@@ -76,13 +76,13 @@ fn the_hidden_tests_never_reach_what_the_student_sees() {
     );
     std::fs::write(hidden.join("secret.tests"), &tests).unwrap();
     let solution = std::fs::read_to_string(root().join("labs/sjf/solution.rs")).unwrap();
-    let build = "    build: |s: &dyn Settings| {\n";
+    let build = "    build: |s: &Settings, _: &Run| {\n";
     assert!(solution.contains(build));
     let students = [
         // Reads the hidden file at compile time.
         ("reads", solution.replacen(build, &format!("{build}        let _ = include_str!({:?});\n", hidden.join("secret.tests")), 1)),
         // Prints what it was given, hoping the output shows the hidden parameters.
-        ("prints", solution.replacen(build, &format!("{build}        panic!(\"my tau0 is {{}} ns\", s.int(\"lab.sjf.tau0_ns\"));\n"), 1)),
+        ("prints", solution.replacen(build, &format!("{build}        panic!(\"my tau0 is {{}} ns\", s.get(&TAU0));\n"), 1)),
     ];
     for (who, source) in students {
         let file = dir.join(format!("{who}.rs"));

@@ -7,15 +7,15 @@
 use runqueue::linux::{NAMED, boot};
 use runqueue::run::{Outcome, execute_in};
 use runqueue::tier::ExecMode;
-use runqueue_emu::Config;
+use runqueue_emu::MachineOptions;
 use runqueue_report::{RunResult, console, linux as ftrace_text, trace::Kind};
 
 const BUDGET: u64 = 30_000_000_000;
 
 fn run_in(exec: ExecMode, kernel: &str, smp: usize, append: &str) -> Outcome {
     let b = boot(kernel, None).unwrap_or_else(|e| panic!("{e}"));
-    let config = Config { harts: smp, bootargs: format!("{} {append} smp={smp}", b.console), ..Config::default() };
-    execute_in(exec, &b.kernel, b.initrd.as_deref(), config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("{kernel} `{append}`: {e}"))
+    let options = MachineOptions::parse(&format!("{} {append}", b.console)).unwrap_or_else(|e| panic!("`{append}`: {e}")).with_harts(smp);
+    execute_in(exec, &b.kernel, b.initrd.as_deref(), &options, BUDGET, |_| {}).unwrap_or_else(|e| panic!("{kernel} `{append}`: {e}"))
 }
 
 fn run(kernel: &str, smp: usize, append: &str) -> Outcome {

@@ -74,11 +74,11 @@ fn merge(old: u64, offset_in_reg: u64, size: usize, value: u64) -> u64 {
 }
 
 impl Bus {
-    /// A bus with zeroed RAM; `None` if the host cannot allocate it.
+    /// A bus with zeroed RAM; `None` if the computer running the emulator cannot allocate it.
     pub fn new(ram_bytes: u64, harts: usize) -> Option<Bus> {
         let pages = (ram_bytes / PAGE_SIZE) as usize;
         let bytes = usize::try_from(ram_bytes).ok()?;
-        // Probe first, so a host that cannot hold the RAM gets an error rather than an abort;
+        // Probe first, so a computer that cannot hold the RAM gets an error rather than an abort;
         // `vec!` then takes zeroed memory from the system without writing every page.
         Vec::<u8>::new().try_reserve_exact(bytes).ok()?;
         let ram = alloc::vec![0; bytes];

@@ -11,6 +11,7 @@ use crate::NS_PER_INSTRUCTION;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use runqueue_machine_settings::cache as words;
 
 /// The data cache's shape and cost (the `cache.*=` boot arguments, see
 /// [`MachineOptions`](crate::MachineOptions)). `kb == 0` means no cache, the default.
@@ -35,14 +36,12 @@ impl Default for CacheConfig {
 }
 
 impl CacheConfig {
-    /// Largest cache per hart, in KiB: L2-sized, and it keeps the tag arrays small (1 MiB per
-    /// hart at the smallest line size).
-    pub const MAX_KB: u32 = 4096;
-    pub const MIN_LINE: u32 = 16;
-    pub const MAX_LINE: u32 = 4096;
-    /// Most ways: every access searches its set, so a fully associative cache would be slow.
-    pub const MAX_WAYS: u32 = 32;
-    pub const MAX_MISS_NS: u32 = 10_000;
+    // The limits the machine's table declares (`runqueue_machine_settings::cache`).
+    pub const MAX_KB: u32 = words::MAX_KB;
+    pub const MIN_LINE: u32 = words::MIN_LINE;
+    pub const MAX_LINE: u32 = words::MAX_LINE;
+    pub const MAX_WAYS: u32 = words::MAX_WAYS;
+    pub const MAX_MISS_NS: u32 = words::MAX_MISS_NS;
 
     pub fn is_on(&self) -> bool {
         self.kb != 0

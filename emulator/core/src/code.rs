@@ -183,7 +183,7 @@ impl CodeCache {
         }
     }
 
-    /// Drops everything (restore, host writes of unknown extent).
+    /// Drops everything (the embedder's writes of unknown extent).
     pub fn clear(&mut self, bus: &mut Bus) {
         self.drop_regions();
         self.pages.iter_mut().for_each(|p| *p = None);
@@ -202,6 +202,21 @@ impl Page {
             *op = Op { heat: 0, ..self.regions[op.imm as usize].head };
         }
         self.regions.clear();
+    }
+
+    /// The op at `slot` as the region sees it: decoded if it was not, and for the entry of a
+    /// region already compiled, the op that entry stands for.
+    pub(crate) fn op_for_region(&mut self, bus: &Bus, slot: usize) -> Op {
+        if slot >= SLOTS {
+            return Op::PAGE_END;
+        }
+        if self.ops[slot].kind == Kind::Undecoded {
+            self.decode(bus, 2 * slot as u64);
+        }
+        match self.ops[slot].kind {
+            Kind::Compiled => self.regions[self.ops[slot].imm as usize].head,
+            _ => self.ops[slot],
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Everything that can go wrong before the guest runs, or when the host touches the machine.
+//! Everything that can go wrong before the guest runs, or when the embedder touches the machine.
 
 use alloc::string::String;
 use core::fmt;
@@ -12,7 +12,7 @@ pub enum LoadError {
     RamSize { bytes: u64, min: u64, max: u64 },
     /// `Config::quantum` outside 1..=max.
     Quantum { quantum: u64, max: u64 },
-    /// The host could not allocate this much RAM.
+    /// The computer running the emulator could not allocate this much RAM.
     OutOfMemory(u64),
     /// The boot arguments cannot go into the FDT.
     BootArgs(&'static str),
@@ -52,10 +52,8 @@ pub enum LoadError {
     Symbols(&'static str),
     /// The generated FDT does not fit its space.
     FdtTooLarge { size: u64, max: u64 },
-    /// A host access to physical memory outside RAM.
+    /// An access by the embedder to physical memory outside RAM.
     PhysRange { addr: u64, len: u64, ram_start: u64, ram_end: u64 },
-    /// A saved state that cannot be restored.
-    State(String),
     /// A Linux kernel `Image` that cannot be booted, and why.
     KernelImage(&'static str),
     /// An initrd that cannot be loaded, and why.
@@ -74,9 +72,9 @@ impl fmt::Display for LoadError {
                 max >> 20
             ),
             Quantum { quantum, max } => write!(f, "quantum {quantum} is invalid: it must be between 1 and {max} instructions"),
-            OutOfMemory(bytes) => write!(f, "cannot allocate {} MiB of guest RAM on this host", bytes >> 20),
+            OutOfMemory(bytes) => write!(f, "cannot allocate {} MiB of guest RAM on this computer", bytes >> 20),
             BootArgs(why) => write!(f, "boot arguments rejected: {why}"),
-            MachineOption(why) => write!(f, "bad machine setting {why}"),
+            MachineOption(why) => write!(f, "bad machine setting: {why}"),
             NotElf => write!(f, "not an ELF file (too short or bad magic)"),
             Class(c) => write!(f, "ELF class {c} is not 64-bit (2)"),
             Endianness(d) => write!(f, "ELF data encoding {d} is not little-endian (1)"),
@@ -114,7 +112,6 @@ impl fmt::Display for LoadError {
                 "physical range {addr:#x}..{:#x} is outside RAM {ram_start:#x}..{ram_end:#x}",
                 addr.saturating_add(*len)
             ),
-            State(why) => write!(f, "cannot restore the saved state: {why}"),
             KernelImage(why) => write!(f, "cannot boot the Linux kernel image: {why}"),
             Initrd(why) => write!(f, "cannot load the initrd: {why}"),
         }

@@ -5,7 +5,7 @@
 //! entry of a *region* (a compiler may ask for fewer: tests compile at the first jump):
 //! the ops reachable from it on the same page through straight-line code, branches and direct
 //! jumps, up to the first op a compiler does not take (CSRs, atomics, privileged ops, anything
-//! that may trap other than a load or store). A [`Compiler`] turns the region into host code
+//! that may trap other than a load or store). A [`Compiler`] turns the region into native code
 //! (natively machine code, in the page a WebAssembly function); the interpreter then runs it
 //! whenever it reaches the entry.
 //!
@@ -26,7 +26,6 @@
 //! - `x0` reads as zero; writes to it go to [`ZERO_SINK`], whatever a compiler does with them.
 
 pub use crate::bus::PAGE_SIZE;
-use crate::code::{Page, SLOTS};
 use alloc::vec::Vec;
 
 // A region's ops, named by compilers outside this crate.
@@ -50,7 +49,7 @@ pub const ROUNDS: u16 = 1024;
 pub const MAX_OPS: usize = 512;
 pub const MAX_BLOCKS: usize = 64;
 
-/// What compiled code gets. Pointers are the host's (32-bit in WebAssembly): compilers take
+/// What compiled code gets. Pointers are the embedder's (32-bit in WebAssembly): compilers take
 /// field offsets from `core::mem::offset_of!`.
 #[repr(C)]
 pub struct Frame {
@@ -82,7 +81,7 @@ pub fn tlb_key(va: u64, ctx: u64) -> (usize, u64) {
     crate::mmu::key(va, ctx)
 }
 
-/// Turns regions into host code.
+/// Turns regions into native code (Cranelift's natively, WebAssembly in the page).
 pub trait Compiler {
     /// Host code for `region`, or `None` to leave it to the interpreter (it is not asked again).
     fn compile(&mut self, region: &Region) -> Option<CompiledFn>;
@@ -181,7 +180,7 @@ pub fn discover(entry: usize, mut op_at: impl FnMut(usize) -> Op) -> Option<Regi
     let mut todo = alloc::vec![entry];
     let mut total = 0;
     while let Some(start) = todo.pop() {
-        if blocks.iter().any(|b| b.start == start) || blocks.len() == MAX_BLOCKS || start >= SLOTS {
+        if blocks.iter().any(|b| b.start == start) || blocks.len() == MAX_BLOCKS || start as u64 >= PAGE_SIZE / 2 {
             continue;
         }
         let mut ops = Vec::new();
@@ -209,21 +208,4 @@ pub fn discover(entry: usize, mut op_at: impl FnMut(usize) -> Op) -> Option<Regi
         blocks.push(block);
     }
     Some(Region { blocks })
-}
-
-impl Page {
-    /// The op at `slot` as the region sees it: decoded if it was not, and for the entry of a
-    /// region already compiled, the op that entry stands for.
-    pub(crate) fn op_for_region(&mut self, bus: &crate::bus::Bus, slot: usize) -> Op {
-        if slot >= SLOTS {
-            return Op::PAGE_END;
-        }
-        if self.ops[slot].kind == Kind::Undecoded {
-            self.decode(bus, 2 * slot as u64);
-        }
-        match self.ops[slot].kind {
-            Kind::Compiled => self.regions[self.ops[slot].imm as usize].head,
-            _ => self.ops[slot],
-        }
-    }
 }

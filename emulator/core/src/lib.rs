@@ -5,9 +5,11 @@
 //! Speed comes from decoding each instruction once into a compact op cached per physical
 //! page, running blocks of those ops in one `match` loop, direct-mapped software TLBs, and
 //! looking at interrupts and time only between blocks; code that runs long is handed to a
-//! compiler (`jit`) that the host supplies. Time is derived from retired
+//! compiler (`jit`) that the embedder supplies (the CLI, the page). Time is derived from retired
 //! instructions (and, with the optional data cache, from its misses), so the same input gives
-//! the same output on every host.
+//! the same output on every computer. "Host" means one thing here: the modelled host below the
+//! guest (`host`, `host=`); HTIF's `tohost` is only a symbol's name, and whatever runs the
+//! emulator is the embedder.
 
 extern crate alloc;
 #[cfg(test)]
@@ -31,7 +33,6 @@ mod mmu;
 mod pmp;
 mod options;
 mod sbi;
-mod snapshot;
 mod uart;
 
 #[cfg(test)]

@@ -32,11 +32,13 @@ pub struct Config {
     pub cache: CacheConfig,
     /// The modelled host under the harts; none (`host=bare`) by default.
     pub host: HostConfig,
+    /// The guest traces (`trace=on`, the default); off, the host's events are left out too.
+    pub trace: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { harts: 1, ram_bytes: 128 << 20, bootargs: String::new(), quantum: 1000, cache: CacheConfig::default(), host: HostConfig::BARE }
+        Config { harts: 1, ram_bytes: 128 << 20, bootargs: String::new(), quantum: 1000, cache: CacheConfig::default(), host: HostConfig::BARE, trace: true }
     }
 }
 
@@ -205,7 +207,7 @@ impl Machine {
             .collect();
         let code = CodeCache::new(config.ram_bytes);
         let host = config.host.enabled.then(|| alloc::boxed::Box::new(Host::new(config.host, config.harts)));
-        let host_trace = host.is_some() && !config.bootargs.split_ascii_whitespace().any(|w| w == "trace=off");
+        let host_trace = host.is_some() && config.trace;
         Ok(Machine { config, boot_mode, harts, bus, code, clock: 0, cur: 0, pos: 0, fault: None, host, host_trace })
     }
 

@@ -76,22 +76,6 @@ impl Pmp {
         }
     }
 
-    /// Every register: `pmpcfg0`, `pmpcfg2` and the `pmpaddr`s (snapshots).
-    pub fn registers(&self) -> ([u64; 2], [u64; ENTRIES]) {
-        ([self.read_cfg(0), self.read_cfg(2)], self.addr)
-    }
-
-    /// Sets every register at once (snapshot restore): values as stored, then made legal.
-    pub fn restore(&mut self, cfg: [u64; 2], addr: [u64; ENTRIES]) {
-        for (reg, value) in cfg.into_iter().enumerate() {
-            for i in 0..8 {
-                self.cfg[reg * 8 + i] = legal_cfg((value >> (8 * i)) as u8);
-            }
-        }
-        self.addr = addr.map(|a| a & ADDR_BITS);
-        self.update();
-    }
-
     /// The whole physical address space, readable, writable and executable by S and U, as
     /// OpenSBI leaves it for the kernel: entry 0, NAPOT over everything, not locked.
     pub fn grant_all(&mut self) {

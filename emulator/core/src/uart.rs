@@ -1,5 +1,5 @@
 //! 16550A UART with byte registers. Transmission is instant (THRE and TEMT always set); input
-//! comes from the host through a buffer. No interrupt line is wired (the PLIC is a stub), but
+//! comes from the embedder through a buffer. No interrupt line is wired (the PLIC is a stub), but
 //! IIR reports what would be pending, as drivers poll it.
 
 use alloc::collections::VecDeque;

@@ -1,5 +1,5 @@
 //! The S-mode programs of `emulator/guests/smode` on the machine: SBI, devices, the FDT, time,
-//! determinism across slicing and save/restore, and byte-for-byte equivalence with QEMU.
+//! determinism across slicing, and byte-for-byte equivalence with QEMU.
 //!
 //! The programs are built here (cargo decides what is stale) into this test's own target dir.
 
@@ -286,25 +286,6 @@ fn determinism_with_a_data_cache() {
     assert!(reference.time_ns > determinism_reference().time_ns, "the misses took time");
     let failures = slicing_differences(&reference, args, &[10_000_000, 12_345, 997, 7]);
     assert!(failures.is_empty(), "runs in other slices differ:\n{}", failures.join("\n"));
-}
-
-#[test]
-fn save_and_restore_continue_identically() {
-    let mut machine = boot("determinism", 4, "");
-    assert!(matches!(machine.run(200_000), Stop::Budget), "the program runs past the save point");
-    machine.take_console();
-    machine.take_trace();
-    let state = machine.save_state();
-    let original = finish(&mut machine, 100_000);
-
-    let mut fresh = boot("determinism", 4, "");
-    fresh.restore_state(&state).expect("restore into a new machine");
-    assert_same(&finish(&mut fresh, 77_777), &original, "restored into a new machine");
-
-    machine.restore_state(&state).expect("restore into the finished machine");
-    assert_same(&finish(&mut machine, 100_000), &original, "restored into the same machine");
-
-    assert!(fresh.restore_state(&state[..state.len() / 2]).is_err(), "a truncated state is refused");
 }
 
 /// Runs `cmd` with a deadline, returning its stdout and exit status.

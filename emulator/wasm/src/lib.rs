@@ -5,12 +5,14 @@
 
 mod events;
 mod grading;
+mod settings;
 #[cfg(target_arch = "wasm32")]
 mod tier;
 
 pub use grading::Grading;
+pub use settings::SettingsReader;
 
-use runqueue_emu::{Config, Machine, MachineOptions, Stop};
+use runqueue_emu::{Machine, MachineOptions, Stop};
 use runqueue_report::{RunResult, chrome, console, ftrace, trace};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -47,22 +49,14 @@ pub struct Session {
 
 #[wasm_bindgen]
 impl Session {
-    /// Boots `elf` on `harts` harts with the kernel command line `bootargs`, whose machine
-    /// words (`cache.*=`, `host=`) are read by the same parser as the CLI's. Anything wrong with the
-    /// file or the configuration comes back as an error with the loader's message. Hot code
-    /// runs in the compiled tier (`set_compiled_tier`).
+    /// Boots `elf` on the machine the kernel command line `bootargs` asks for (`smp=`,
+    /// `cache.*=`, `host=`, ...), read by the same parser and built by the same function as the
+    /// CLI's. Anything wrong with the file or the configuration comes back as an error with the
+    /// loader's message. Hot code runs in the compiled tier (`set_compiled_tier`).
     #[wasm_bindgen(constructor)]
-    pub fn new(elf: &[u8], harts: u32, bootargs: String) -> Result<Session, JsError> {
-        let options = MachineOptions::parse(&bootargs).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
-        let config = Config {
-            harts: harts as usize,
-            bootargs,
-            cache: options.cache,
-            host: options.host,
-            ..Config::default()
-        };
-        let machine = Machine::new(config, elf)
-            .map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
+    pub fn new(elf: &[u8], bootargs: &str) -> Result<Session, JsError> {
+        let options = MachineOptions::parse(bootargs).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
+        let machine = Machine::boot(elf, None, &options).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
         let mut session = Session {
             machine,
             console: Vec::new(),
@@ -70,7 +64,7 @@ impl Session {
             partial: Vec::new(),
             unread: (0, 1),
             fault: None,
-            harts,
+            harts: options.harts as u32,
             compiled: Rc::new(Cell::new(0)),
         };
         session.set_compiled_tier(true, false)?;

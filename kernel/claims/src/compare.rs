@@ -31,17 +31,6 @@ impl Run {
         self.result.task(name).unwrap_or_else(|| panic!("no task {name} in {} `{}`", self.result.sched, self.result.args))
     }
 
-    /// When the workload started, in the trace's time: Linux's init marks it (`mark start=`);
-    /// the teaching kernel's finish times count from it, so its `exit` events give it.
-    pub fn start_ns(&self) -> u64 {
-        if let Some(e) = self.events.iter().find(|e| e.kind == Kind::Mark && e.get("start").is_some()) {
-            return e.time_ns;
-        }
-        let t = &self.result.tasks[0];
-        let exit = self.events.iter().find(|e| e.kind == Kind::Exit && e.tid == t.tid).expect("the task's exit in the trace");
-        exit.time_ns - t.finish_ns
-    }
-
     /// `name`'s share of the CPU time the workload's tasks got, in percent.
     pub fn share(&self, name: &str) -> f64 {
         let total: u64 = self.result.tasks.iter().map(|t| t.cpu_ns).sum();

@@ -7,7 +7,7 @@ mod linux;
 pub use compare::{Comparison, Spread, Within};
 pub use linux::linux;
 use runqueue::run::{KERNEL, execute};
-use runqueue_emu::{Config, MachineOptions};
+use runqueue_emu::MachineOptions;
 use runqueue_report::{Event, RunResult, console, trace};
 
 /// Enough for every workload at its defaults, far from a hang.
@@ -31,9 +31,7 @@ fn kernel_elf() -> std::borrow::Cow<'static, [u8]> {
 /// Boots the kernel with `append` (which names `smp=` when it wants more than one hart, and
 /// `cache.*=` for a data cache, `host=` for a host below), as `runqueue run --append` does.
 pub fn kernel(append: &str) -> Run {
-    let options = MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"));
-    let config = Config { harts: options.harts.unwrap_or(1), bootargs: append.into(), cache: options.cache, host: options.host, ..Config::default() };
-    let out = execute(&kernel_elf(), config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let out = execute(&kernel_elf(), &machine(append), BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 0, "`{append}` exited {code}:\n{}", out.console);
     let json = console::result_json(&out.console).unwrap_or_else(|| panic!("`{append}` printed no RESULT:\n{}", out.console));
@@ -45,14 +43,29 @@ pub fn kernel(append: &str) -> Run {
 /// Boots the kernel with `append`, which it must refuse (exit code 2, bad arguments), and
 /// returns what it printed.
 pub fn boot_error(append: &str) -> String {
-    let config = Config { bootargs: append.into(), ..Config::default() };
-    let out = execute(&kernel_elf(), config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let out = execute(&kernel_elf(), &machine(append), BUDGET, |_| {}).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     assert_eq!(code, 2, "`{append}` exited {code}:\n{}", out.console);
     out.console
 }
 
+/// The machine `append` asks for, as `runqueue run --append` builds it.
+pub fn machine(append: &str) -> MachineOptions {
+    MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"))
+}
+
 impl Run {
+    /// When the workload started, in the trace's time (since the machine started): RESULT's
+    /// times count from there. Linux's init marks it (`mark start=`).
+    pub fn start_ns(&self) -> u64 {
+        if let Some(e) = self.events.iter().find(|e| e.kind == runqueue_report::Kind::Mark && e.get("start").is_some()) {
+            return e.time_ns;
+        }
+        let first = self.events.iter().find(|e| e.kind == runqueue_report::Kind::New).expect("the run created a task");
+        let arrived = self.result.tasks.iter().find(|t| t.tid == first.tid).expect("RESULT lists every task").arrive_ns;
+        first.time_ns - arrived
+    }
+
     pub fn iterations(&self) -> Vec<u64> {
         self.result.tasks.iter().map(|t| t.iterations).collect()
     }

@@ -13,7 +13,7 @@ use crate::Run;
 use runqueue::linux::boot;
 use runqueue::run::execute_in;
 use runqueue::tier::ExecMode;
-use runqueue_emu::{Config, MachineOptions};
+use runqueue_emu::MachineOptions;
 use runqueue_report::{RunResult, console, linux as ftrace};
 use std::path::PathBuf;
 
@@ -46,9 +46,9 @@ fn key(parts: &[&[u8]]) -> String {
 /// Console and trace of a Linux run, from the cache or from the machine.
 fn console_and_trace(kernel: &str, append: &str) -> (String, String) {
     let b = boot(kernel, None).unwrap_or_else(|e| panic!("{kernel}: {e} (the comparison suite needs `make linux`)"));
-    let options = MachineOptions::parse(append).unwrap_or_else(|e| panic!("`{append}`: {e}"));
-    let harts = options.harts.unwrap_or(1);
     let bootargs = format!("{} {append}", b.console);
+    let options = MachineOptions::parse(&bootargs).unwrap_or_else(|e| panic!("`{append}`: {e}"));
+    let harts = options.harts;
     let initrd = b.initrd.clone().unwrap_or_default();
     let id = key(&[CACHE_FORMAT.as_bytes(), env!("RUNQUEUE_MACHINE_ID").as_bytes(), &b.kernel, &initrd, bootargs.as_bytes(), &harts.to_le_bytes()]);
     let dir = cache_dir();
@@ -56,8 +56,7 @@ fn console_and_trace(kernel: &str, append: &str) -> (String, String) {
     if let (Ok(console), Ok(trace)) = (std::fs::read_to_string(&console_file), std::fs::read_to_string(&trace_file)) {
         return (console, trace);
     }
-    let config = Config { harts, bootargs, cache: options.cache, host: options.host, ..Config::default() };
-    let out = execute_in(ExecMode::Fast, &b.kernel, b.initrd.as_deref(), config, BUDGET, |_| {}).unwrap_or_else(|e| panic!("{kernel} `{append}`: {e}"));
+    let out = execute_in(ExecMode::Fast, &b.kernel, b.initrd.as_deref(), &options, BUDGET, |_| {}).unwrap_or_else(|e| panic!("{kernel} `{append}`: {e}"));
     let code = out.exit_code(BUDGET).unwrap_or_else(|e| panic!("{kernel} `{append}`: {e}"));
     assert_eq!(code, 0, "{kernel} `{append}` exited {code}:\n{}", out.console);
     // Written under a temporary name, then renamed: a run cut short leaves no half file.

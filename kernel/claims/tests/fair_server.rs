@@ -8,8 +8,9 @@ use runqueue_report::Kind;
 
 const MS: u64 = 1_000_000;
 
+/// When task `tid` first ran, since the workload's start.
 fn first_in(run: &Run, tid: u32) -> u64 {
-    run.events.iter().find(|e| e.kind == Kind::In && e.tid == tid).map_or(u64::MAX, |e| e.time_ns)
+    run.events.iter().find(|e| e.kind == Kind::In && e.tid == tid).map_or(u64::MAX, |e| e.time_ns - run.start_ns())
 }
 
 /// A FIFO hog and a fair hog on each hart for 3 s: the fair one runs 50 ms a second under

@@ -3,7 +3,6 @@
 //! mutexes with and without priority inheritance (`lock.pi=`), on one and two harts.
 
 use runqueue::run::{KERNEL, execute};
-use runqueue_emu::Config;
 use runqueue_kernel_claims::{Run, kernel};
 use runqueue_report::result::LockWaits;
 use runqueue_report::{Event, Kind, props};
@@ -181,8 +180,7 @@ fn a_deadlock_stops_the_kernel_with_the_cycle_named() {
     const BUDGET: u64 = 1_000_000_000;
     for harts in [1, 2] {
         let append = format!("workload=inversion wl.nest=2 smp={harts}");
-        let config = Config { harts, bootargs: append.clone(), ..Config::default() };
-        let out = execute(KERNEL, config, BUDGET, |_| {}).unwrap();
+        let out = execute(KERNEL, &runqueue_kernel_claims::machine(&append), BUDGET, |_| {}).unwrap();
         assert_eq!(out.exit_code(BUDGET).unwrap(), 3, "`{append}`:\n{}", out.console);
         let inner = 3 + harts;
         let cycle = format!("error: deadlock: task {inner} waits for mutex 0 held by task 2, which waits for mutex 1 held by task {inner}");

@@ -2,25 +2,29 @@
 //! multi-level feedback queue here. The kernel builds and runs with this file as it is; the
 //! parts marked TODO stop the kernel with a message naming them until you write them.
 
-use runqueue_sched_api::{Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
+use runqueue_sched_api::{Enqueue, Fields, Int, Kind, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, TidQueue, Tunable, ms, tunables};
 
 const MAX_LEVELS: usize = 8;
+
+tunables! {
+    const TUNABLES;
+    LEVELS: Int = Setting::int(Tunable { name: "lab.mlfq.levels", kind: Kind::Int { min: 1, max: MAX_LEVELS as i64 }, default: "3", unit: "", help: "number of levels (0 is the highest)" });
+    QUANTUM: Int = Setting::int(Tunable { name: "lab.mlfq.quantum_ms", kind: Kind::Int { min: 1, max: 1000 }, default: "2", unit: "ms", help: "quantum at level 0; it doubles at each level down" });
+    ALLOTMENT: Int = Setting::int(Tunable { name: "lab.mlfq.allotment_ms", kind: Kind::Int { min: 1, max: 10_000 }, default: "4", unit: "ms", help: "CPU time a task may use at level 0 before it moves down; doubles at each level" });
+    BOOST: Int = Setting::int(Tunable { name: "lab.mlfq.boost_ms", kind: Kind::Int { min: 1, max: 100_000 }, default: "100", unit: "ms", help: "every this often, all tasks go back to level 0" });
+}
 
 pub const SPEC: SchedSpec<Mlfq> = SchedSpec {
     name: "lab-mlfq",
     help: "lab: multi-level feedback queue with allotments and a periodic boost",
-    tunables: &[
-        Tunable { name: "lab.mlfq.levels", kind: Kind::Int { min: 1, max: MAX_LEVELS as i64 }, default: "3", unit: "", help: "number of levels (0 is the highest)" },
-        Tunable { name: "lab.mlfq.quantum_ms", kind: Kind::Int { min: 1, max: 1000 }, default: "2", unit: "ms", help: "quantum at level 0; it doubles at each level down" },
-        Tunable { name: "lab.mlfq.allotment_ms", kind: Kind::Int { min: 1, max: 10_000 }, default: "4", unit: "ms", help: "CPU time a task may use at level 0 before it moves down; doubles at each level" },
-        Tunable { name: "lab.mlfq.boost_ms", kind: Kind::Int { min: 1, max: 100_000 }, default: "100", unit: "ms", help: "every this often, all tasks go back to level 0" },
-    ],
-    build: |s: &dyn Settings| {
+    tunables: TUNABLES,
+    queue: QueueView { order: &["lvl"], show: &["lvl", "used"], pick: Pick::First },
+    build: |s: &Settings, _: &Run| {
         Ok(Mlfq {
-            levels: s.int("lab.mlfq.levels") as usize,
-            quantum: s.ms("lab.mlfq.quantum_ms"),
-            allotment: s.ms("lab.mlfq.allotment_ms"),
-            boost_every: s.ms("lab.mlfq.boost_ms"),
+            levels: s.get(&LEVELS) as usize,
+            quantum: ms(s.get(&QUANTUM)),
+            allotment: ms(s.get(&ALLOTMENT)),
+            boost_every: ms(s.get(&BOOST)),
             next_boost: None,
             ready: [const { TidQueue::new() }; MAX_LEVELS],
             tasks: [Place { level: 0, used: 0, slice: 0 }; MAX_TASKS],

@@ -22,11 +22,9 @@
 //! the seed's fix), `cfs` is plain CFS placement. No rule moves a task backwards.
 
 use crate::{Where, cfs::weight_of};
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Choice, Enqueue, Fields, Int, Kind, MAX_ENTITIES, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
 
 const NICE_0_LOAD: u64 = 1024;
-const RULES: &[&str] = &["paper", "seed002"];
-const PLACEMENTS: &[&str] = &["epsilon", "fixed", "cfs"];
 
 /// What a wakeup placement rule sees, in ns of virtual time.
 pub struct Wakeup {
@@ -41,6 +39,13 @@ pub struct Wakeup {
 
 /// A wakeup placement rule: the woken task's new actual virtual time.
 pub type Placement = fn(&Wakeup) -> u64;
+
+/// `bvt.rules`: the paper's, or seed 002's patch as first replayed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rules {
+    Paper,
+    Seed002,
+}
 
 /// The paper's: no credit, no debt.
 pub fn place_paper(w: &Wakeup) -> u64 {
@@ -82,76 +87,67 @@ impl WarpState {
     }
 }
 
+tunables! {
+    const TUNABLES;
+    RULES: Choice<Rules> = Setting::choice(Tunable {
+        name: "bvt.rules",
+        kind: Kind::Choice(&["paper", "seed002"]),
+        default: "paper",
+        unit: "",
+        help: "paper = Duda and Cheriton (wake at max(A, SVT), C only for the running task, warp until sleep or L); seed002 = the Linux patch as seed 002 ran it (bvt.placement, C at wakeup too, L in CPU time)",
+    }, &[Rules::Paper, Rules::Seed002]);
+    PLACEMENT: Choice<Placement> = Setting::choice(Tunable {
+        name: "bvt.placement",
+        kind: Kind::Choice(&["epsilon", "fixed", "cfs"]),
+        default: "epsilon",
+        unit: "",
+        help: "wakeup placement under bvt.rules=seed002: epsilon = just after the smallest A (the patch), fixed = just after CFS's compensated point (the seed's fix), cfs = CFS's sleeper credit",
+    }, &[place_epsilon, place_fixed, place_cfs]);
+    EPSILON: Int = Setting::int(Tunable {
+        name: "bvt.epsilon_ns",
+        kind: Kind::Int { min: 0, max: 100_000_000 },
+        default: "100000",
+        unit: "ns",
+        help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed (seed002)",
+    });
+    LATENCY: Int = Setting::int(Tunable {
+        name: "bvt.latency_ns",
+        kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
+        default: "6000000",
+        unit: "ns",
+        help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements (seed002)",
+    });
+    CSA: Int = Setting::int(Tunable {
+        name: "bvt.csa_us",
+        kind: Kind::Int { min: 0, max: 1_000_000 },
+        default: "1000",
+        unit: "us",
+        help: "context-switch allowance C: the running task keeps the CPU until another task's E is this much smaller",
+    });
+    WARP_LIMIT: Int = Setting::int(Tunable {
+        name: "bvt.warp_limit_us",
+        kind: Kind::Int { min: 0, max: 100_000_000 },
+        default: "0",
+        unit: "us",
+        help: "warp time limit L: CPU time a task may run warped (paper: per wakeup; seed002: until it hits L, across sleeps); 0 = no limit",
+    });
+    UNWARP: Int = Setting::int(Tunable {
+        name: "bvt.unwarp_us",
+        kind: Kind::Int { min: 0, max: 100_000_000 },
+        default: "0",
+        unit: "us",
+        help: "unwarp time requirement U: after running warped for L, time a task must stay unwarped before it warps again",
+    });
+}
+
 pub const SPEC: SchedSpec<Bvt> = SchedSpec {
     name: "bvt",
     help: "BVT (Duda and Cheriton): run the task with the least effective virtual time; warped tasks borrow W",
-    tunables: &[
-        Tunable {
-            name: "bvt.rules",
-            kind: Kind::Choice(RULES),
-            default: "paper",
-            unit: "",
-            help: "paper = Duda and Cheriton (wake at max(A, SVT), C only for the running task, warp until sleep or L); seed002 = the Linux patch as seed 002 ran it (bvt.placement, C at wakeup too, L in CPU time)",
-        },
-        Tunable {
-            name: "bvt.placement",
-            kind: Kind::Choice(PLACEMENTS),
-            default: "epsilon",
-            unit: "",
-            help: "wakeup placement under bvt.rules=seed002: epsilon = just after the smallest A (the patch), fixed = just after CFS's compensated point (the seed's fix), cfs = CFS's sleeper credit",
-        },
-        Tunable {
-            name: "bvt.epsilon_ns",
-            kind: Kind::Int { min: 0, max: 100_000_000 },
-            default: "100000",
-            unit: "ns",
-            help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed (seed002)",
-        },
-        Tunable {
-            name: "bvt.latency_ns",
-            kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
-            default: "6000000",
-            unit: "ns",
-            help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements (seed002)",
-        },
-        Tunable {
-            name: "bvt.csa_us",
-            kind: Kind::Int { min: 0, max: 1_000_000 },
-            default: "1000",
-            unit: "us",
-            help: "context-switch allowance C: the running task keeps the CPU until another task's E is this much smaller",
-        },
-        Tunable {
-            name: "bvt.warp_limit_us",
-            kind: Kind::Int { min: 0, max: 100_000_000 },
-            default: "0",
-            unit: "us",
-            help: "warp time limit L: CPU time a task may run warped (paper: per wakeup; seed002: until it hits L, across sleeps); 0 = no limit",
-        },
-        Tunable {
-            name: "bvt.unwarp_us",
-            kind: Kind::Int { min: 0, max: 100_000_000 },
-            default: "0",
-            unit: "us",
-            help: "unwarp time requirement U: after running warped for L, time a task must stay unwarped before it warps again",
-        },
-        Tunable {
-            name: "bvt.group_warp_us",
-            kind: Kind::Text,
-            default: "",
-            unit: "us",
-            help: "seed 002's bvt_warp_ns per cgroup as GROUP:US,... (bvt.rules=seed002): the group's entity warps, its tasks do not",
-        },
-    ],
-    build: |s: &dyn Settings| {
-        let paper = s.int("bvt.rules") == 0;
-        let place: Placement = match (paper, s.int("bvt.placement")) {
-            (true, _) => place_paper,
-            (false, 0) => place_epsilon,
-            (false, 1) => place_fixed,
-            (false, _) => place_cfs,
-        };
-        Ok(Bvt::new(s, paper, place))
+    tunables: TUNABLES,
+    queue: QueueView { order: &["evt"], show: &["avt", "evt", "warp"], pick: Pick::First },
+    build: |s: &Settings, _: &Run| {
+        let paper = s.get(&RULES) == Rules::Paper;
+        Ok(Bvt::new(s, paper, if paper { place_paper } else { s.get(&PLACEMENT) }))
     },
 };
 
@@ -199,15 +195,15 @@ pub struct Bvt {
 
 impl Bvt {
     /// BVT with the tunables in `s`, the paper's rules or seed 002's, and wakeup placement `place`.
-    pub fn new(s: &dyn Settings, paper: bool, place: Placement) -> Bvt {
+    pub fn new(s: &Settings, paper: bool, place: Placement) -> Bvt {
         Bvt {
             paper,
             place,
-            epsilon: s.int("bvt.epsilon_ns") as u64,
-            credit: s.int("bvt.latency_ns") as u64 / 2,
-            csa: s.int("bvt.csa_us") as u64 * 1000,
-            warp_limit: s.int("bvt.warp_limit_us") as u64 * 1000,
-            unwarp: s.int("bvt.unwarp_us") as u64 * 1000,
+            epsilon: s.get(&EPSILON) as u64,
+            credit: s.get(&LATENCY) as u64 / 2,
+            csa: s.get(&CSA) as u64 * 1000,
+            warp_limit: s.get(&WARP_LIMIT) as u64 * 1000,
+            unwarp: s.get(&UNWARP) as u64 * 1000,
             entity: [Entity::NONE; MAX_ENTITIES],
             svt: 0,
             seq: 0,
@@ -325,6 +321,11 @@ impl Scheduler for Bvt {
 
     fn hierarchical(&self) -> bool {
         true
+    }
+
+    /// Seed 002's patch warps a cgroup's entity, not the tasks inside it.
+    fn warps_groups(&self) -> bool {
+        !self.paper
     }
 
     /// As CFS before Linux 6.6 (seed 002's patch is on it): A stays, the weight changes.

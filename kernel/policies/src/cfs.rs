@@ -22,14 +22,14 @@
 use crate::Where;
 use crate::fair_policy::{self, scaled, wakeup_verdict};
 use core::cell::Cell;
-use runqueue_sched_api::{Carry, Enqueue, FairPolicy, Fields, Kind, MAX_ENTITIES, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, FairPolicy, Features, Fields, Int, Kind, MAX_ENTITIES, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
 
 const NICE_0_LOAD: u64 = 1024;
 /// `sysctl_sched_idle_min_granularity` (5.15-6.5): not scaled with the CPU count.
 const IDLE_MIN_GRANULARITY: u64 = 750_000;
 
 /// `sched_prio_to_weight`: nice -20 ..= 19; each step is about 10 % of CPU share.
-const WEIGHTS: [u64; 40] = [
+pub const WEIGHTS: [u64; 40] = [
     88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423,
     335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
 ];
@@ -48,48 +48,52 @@ const NEXT_BUDDY: u32 = 1 << 4;
 const LAST_BUDDY: u32 = 1 << 5;
 const BASE_SLICE: u32 = 1 << 6;
 
+tunables! {
+    const TUNABLES;
+    LATENCY: Int = Setting::int(Tunable {
+        name: "cfs.latency_ns",
+        kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
+        default: "6000000",
+        unit: "ns",
+        help: "sched_latency: the period in which every runnable task should run once (default 6 ms times 1 + log2(harts), as Linux scales it)",
+    });
+    MIN_GRANULARITY: Int = Setting::int(Tunable {
+        name: "cfs.min_granularity_ns",
+        kind: Kind::Int { min: 10_000, max: 1_000_000_000 },
+        default: "750000",
+        unit: "ns",
+        help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this (default 0.75 ms times 1 + log2(harts))",
+    });
+    WAKEUP_GRANULARITY: Int = Setting::int(Tunable {
+        name: "cfs.wakeup_granularity_ns",
+        kind: Kind::Int { min: 0, max: 1_000_000_000 },
+        default: "1000000",
+        unit: "ns",
+        help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt (default 1 ms times 1 + log2(harts))",
+    });
+    FEATURES_ON: Features = Setting::features(Tunable {
+        name: "cfs.features",
+        kind: Kind::Features(FEATURES),
+        default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT,LAST_BUDDY,BASE_SLICE",
+        unit: "",
+        help: "sched_features: NAME turns one on, NO_NAME off",
+    });
+}
+
 pub const SPEC: SchedSpec<Cfs> = SchedSpec {
     name: "cfs",
     help: "Linux CFS (2.6.23-6.5): run the task with the least weighted virtual runtime",
-    tunables: &[
-        Tunable {
-            name: "cfs.latency_ns",
-            kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
-            default: "6000000",
-            unit: "ns",
-            help: "sched_latency: the period in which every runnable task should run once (default 6 ms times 1 + log2(harts), as Linux scales it)",
-        },
-        Tunable {
-            name: "cfs.min_granularity_ns",
-            kind: Kind::Int { min: 10_000, max: 1_000_000_000 },
-            default: "750000",
-            unit: "ns",
-            help: "sched_min_granularity: the shortest slice; the period stretches to nr_running times this (default 0.75 ms times 1 + log2(harts))",
-        },
-        Tunable {
-            name: "cfs.wakeup_granularity_ns",
-            kind: Kind::Int { min: 0, max: 1_000_000_000 },
-            default: "1000000",
-            unit: "ns",
-            help: "sched_wakeup_granularity: how far ahead (in vruntime) a woken task must be to preempt (default 1 ms times 1 + log2(harts))",
-        },
-        Tunable {
-            name: "cfs.features",
-            kind: Kind::Features(FEATURES),
-            default: "START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT,LAST_BUDDY,BASE_SLICE",
-            unit: "",
-            help: "sched_features: NAME turns one on, NO_NAME off",
-        },
-    ],
-    build: |s: &dyn Settings| {
-        let (latency, min_gran) = (scaled(s, "cfs.latency_ns"), scaled(s, "cfs.min_granularity_ns").max(1));
+    tunables: TUNABLES,
+    queue: QueueView { order: &["vr"], show: &["vr"], pick: Pick::SkipYielder },
+    build: |s: &Settings, run: &Run| {
+        let (latency, min_gran) = (scaled(s, &LATENCY, run), scaled(s, &MIN_GRANULARITY, run).max(1));
         Ok(Cfs {
             latency,
             min_gran,
-            wakeup_gran: scaled(s, "cfs.wakeup_granularity_ns"),
+            wakeup_gran: scaled(s, &WAKEUP_GRANULARITY, run),
             // `sched_update_scaling`: DIV_ROUND_UP (8 at the defaults, whatever the scaling).
             nr_latency: latency.div_ceil(min_gran),
-            features: s.features("cfs.features"),
+            features: s.get(&FEATURES_ON),
             entity: [Entity::NONE; MAX_ENTITIES],
             min_vruntime: 0,
             seq: 0,

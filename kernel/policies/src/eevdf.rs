@@ -29,7 +29,9 @@
 use crate::Where;
 use crate::fair_policy::{self, scaled_or, wakeup_verdict};
 use core::cell::Cell;
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use crate::cfs::WEIGHTS;
+use crate::fair_policy::WEIGHT_IDLEPRIO;
+use runqueue_sched_api::{Carry, Choice, Enqueue, Features, Fields, Int, Kind, MAX_ENTITIES, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
 
 const NICE_0_LOAD: u64 = 1024;
 /// A tick, for the lag clamp (TICK_NSEC at the default `tick_us`).
@@ -50,39 +52,55 @@ const DELAY_ZERO: u32 = 1 << 6;
 const WAKEUP_PREEMPTION: u32 = 1 << 7;
 /// The features Linux 6.6 has; the others arrived in 6.12.
 const IN_6_6: u32 = PLACE_LAG | PLACE_DEADLINE_INITIAL | RUN_TO_PARITY | WAKEUP_PREEMPTION;
-const VERSIONS: &[&str] = &["6.6", "6.12"];
+
+/// `eevdf.version`: the Linux release followed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Version {
+    V6_6,
+    V6_12,
+}
+
+tunables! {
+    const TUNABLES;
+    BASE_SLICE: Int = Setting::int(Tunable {
+        name: "eevdf.base_slice_ns",
+        kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
+        default: "700000",
+        unit: "ns",
+        help: "sysctl_sched_base_slice: the request r of a task that asked for none, its virtual deadline is v + r/w (default 0.70 ms, 6.6's 0.75 ms, times 1 + log2(harts), as Linux scales it)",
+    });
+    VERSION: Choice<Version> = Setting::choice(Tunable {
+        name: "eevdf.version",
+        kind: Kind::Choice(&["6.6", "6.12"]),
+        default: "6.12",
+        unit: "",
+        help: "the Linux version to follow: 6.6 lacks PREEMPT_SHORT, DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE and per-task slices",
+    }, &[Version::V6_6, Version::V6_12]);
+    FEATURES_ON: Features = Setting::features(Tunable {
+        name: "eevdf.features",
+        kind: Kind::Features(FEATURES),
+        default: "PLACE_LAG,PLACE_DEADLINE_INITIAL,PLACE_REL_DEADLINE,RUN_TO_PARITY,PREEMPT_SHORT,DELAY_DEQUEUE,DELAY_ZERO,WAKEUP_PREEMPTION",
+        unit: "",
+        help: "sched_features: NAME turns one on, NO_NAME off (a feature the version lacks stays off)",
+    });
+}
+
+/// Whether the run follows Linux 6.12's EEVDF (`sched=eevdf eevdf.version=6.12`), whose
+/// defaults elsewhere differ too (no RT throttling: `rt.starvation`).
+pub fn follows_6_12(s: &Settings) -> bool {
+    s.sched().is_some_and(|e| e.name == SPEC.name) && s.get(&VERSION) == Version::V6_12
+}
 
 pub const SPEC: SchedSpec<Eevdf> = SchedSpec {
     name: "eevdf",
     help: "Linux EEVDF (6.6 or 6.12): among tasks owed CPU time (lag >= 0), run the earliest virtual deadline",
-    tunables: &[
-        Tunable {
-            name: "eevdf.base_slice_ns",
-            kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
-            default: "700000",
-            unit: "ns",
-            help: "sysctl_sched_base_slice: the request r of a task that asked for none, its virtual deadline is v + r/w (default 0.70 ms, 6.6's 0.75 ms, times 1 + log2(harts), as Linux scales it)",
-        },
-        Tunable {
-            name: "eevdf.version",
-            kind: Kind::Choice(VERSIONS),
-            default: "6.12",
-            unit: "",
-            help: "the Linux version to follow: 6.6 lacks PREEMPT_SHORT, DELAY_DEQUEUE, DELAY_ZERO, PLACE_REL_DEADLINE and per-task slices",
-        },
-        Tunable {
-            name: "eevdf.features",
-            kind: Kind::Features(FEATURES),
-            default: "PLACE_LAG,PLACE_DEADLINE_INITIAL,PLACE_REL_DEADLINE,RUN_TO_PARITY,PREEMPT_SHORT,DELAY_DEQUEUE,DELAY_ZERO,WAKEUP_PREEMPTION",
-            unit: "",
-            help: "sched_features: NAME turns one on, NO_NAME off (a feature the version lacks stays off)",
-        },
-    ],
-    build: |s: &dyn Settings| {
-        let v6_12 = s.int("eevdf.version") == 1;
-        let features = s.features("eevdf.features") & if v6_12 { u32::MAX } else { IN_6_6 };
+    tunables: TUNABLES,
+    queue: QueueView { order: &["vd"], show: &["vd", "lag", "vr"], pick: Pick::Eligible { weights: &WEIGHTS, idle_weight: WEIGHT_IDLEPRIO } },
+    build: |s: &Settings, run: &Run| {
+        let v6_12 = s.get(&VERSION) == Version::V6_12;
+        let features = s.get(&FEATURES_ON) & if v6_12 { u32::MAX } else { IN_6_6 };
         // 6.8 shortened the base slice from 0.75 ms to 0.70 ms.
-        let base_slice = scaled_or(s, "eevdf.base_slice_ns", if v6_12 { 700_000 } else { 750_000 });
+        let base_slice = scaled_or(s, &BASE_SLICE, if v6_12 { 700_000 } else { 750_000 }, run);
         Ok(Eevdf { base_slice, v6_12, features, entity: [Entity::NONE; MAX_ENTITIES], protected: Cell::new(0), seq: 0 })
     },
 };

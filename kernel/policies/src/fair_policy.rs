@@ -4,7 +4,7 @@
 //! wait for the tick, an idle task a very light one that gives way to any other at once.
 
 use crate::cfs::weight_of;
-use runqueue_sched_api::{FairPolicy, Settings, Task};
+use runqueue_sched_api::{FairPolicy, Int, Run, Setting, Settings, Task};
 
 /// `WEIGHT_IDLEPRIO` (`kernel/sched/sched.h`): `set_load_weight` (`core.c`) gives a SCHED_IDLE
 /// task this weight whatever its nice: beside a nice-0 task (1024) it gets 3/1027 of a CPU.
@@ -37,11 +37,11 @@ pub fn scaling_factor(harts: usize) -> u64 {
 /// A granularity's value in ns: as the command line gave it (a debugfs write sets the value
 /// itself), else `default` (Linux's one-CPU value) times the scaling factor, as Linux sets it
 /// at boot (`sched_init_granularity`).
-pub fn scaled_or(s: &dyn Settings, name: &str, default: u64) -> u64 {
-    if s.given(name) { s.int(name) as u64 } else { default * scaling_factor(s.smp()) }
+pub fn scaled_or(s: &Settings, setting: &Setting<Int>, default: u64, run: &Run) -> u64 {
+    if s.is_given(setting) { s.get(setting) as u64 } else { default * scaling_factor(run.harts) }
 }
 
 /// `scaled_or` with the tunable's own default.
-pub fn scaled(s: &dyn Settings, name: &str) -> u64 {
-    scaled_or(s, name, s.int(name) as u64)
+pub fn scaled(s: &Settings, setting: &Setting<Int>, run: &Run) -> u64 {
+    scaled_or(s, setting, s.get(setting) as u64, run)
 }

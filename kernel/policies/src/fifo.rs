@@ -1,13 +1,14 @@
 //! FIFO (first come, first served), cooperative: a task runs until it yields, sleeps or
 //! exits; ticks never preempt it. Follows ArceOS's `FifoScheduler` and OSTEP ch. 7.
 
-use runqueue_sched_api::{Carry, Enqueue, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue};
+use runqueue_sched_api::{Carry, Enqueue, QueueView, SchedSpec, Scheduler, Task, Tid, TidQueue};
 
 pub const SPEC: SchedSpec<Fifo> = SchedSpec {
     name: "fifo",
     help: "first come, first served; runs each task until it yields, sleeps or exits",
     tunables: &[],
-    build: |_: &dyn Settings| Ok(Fifo::new()),
+    queue: QueueView::ARRIVAL,
+    build: |_, _| Ok(Fifo::new()),
 };
 
 pub struct Fifo {

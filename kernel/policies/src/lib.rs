@@ -45,6 +45,7 @@ policy_table!(
 );
 
 impl Policy {
-    /// Before the command line is read: no tasks exist yet.
-    pub const IDLE: Policy = Policy::Fifo(fifo::Fifo::new());
+    /// A placeholder until the command line has chosen the policy (an empty FIFO queue, which
+    /// no task ever reaches: tasks exist only after the policy is built).
+    pub const UNSET: Policy = Policy::Fifo(fifo::Fifo::new());
 }

@@ -29,14 +29,13 @@
 
 use crate::Where;
 use crate::cfs::weight_of;
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Int, Kind, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, ms, tunables};
 
 /// Quanta are checked at ticks: a quantum ends at the tick nearest to its end, the first one at
 /// which at most half a tick of it is left (a task switched in just after a tick would
 /// otherwise run a whole tick longer than its quantum).
-pub fn quantum_end(s: &dyn Settings, name: &str) -> u64 {
-    let (quantum, tick) = (s.ms(name), s.int("tick_us").max(0) as u64 * 1000);
-    quantum.saturating_sub(tick / 2).max(1)
+pub fn quantum_end(quantum: u64, run: &Run) -> u64 {
+    quantum.saturating_sub(run.tick_ns / 2).max(1)
 }
 
 /// The tickets of a task with `nice` and no `tickets=` value: 100 at nice 0, scaled like CFS's
@@ -45,31 +44,35 @@ pub fn tickets_for_nice(nice: i32) -> u32 {
     ((weight_of(nice) * 100 + 512) / 1024).max(1) as u32
 }
 
+tunables! {
+    const TUNABLES;
+    QUANTUM: Int = Setting::int(Tunable {
+        name: "lottery.quantum_ms",
+        kind: Kind::Int { min: 1, max: 1000 },
+        default: "10",
+        unit: "ms",
+        help: "CPU time a winner runs before the next draw (checked at ticks)",
+    });
+    COMPENSATE: Int = Setting::int(Tunable {
+        name: "lottery.compensate",
+        kind: Kind::Int { min: 0, max: 1 },
+        default: "1",
+        unit: "",
+        help: "1: a task that used only a fraction f of its quantum holds 1/f times its tickets until it next wins (compensation tickets); 0: never",
+    });
+}
+
 pub const SPEC: SchedSpec<Lottery> = SchedSpec {
     name: "lottery",
     help: "lottery scheduling (Waldspurger and Weihl, 1994): every quantum, a ticket drawn at random picks the task that runs",
-    tunables: &[
-        Tunable {
-            name: "lottery.quantum_ms",
-            kind: Kind::Int { min: 1, max: 1000 },
-            default: "10",
-            unit: "ms",
-            help: "CPU time a winner runs before the next draw (checked at ticks)",
-        },
-        Tunable {
-            name: "lottery.compensate",
-            kind: Kind::Int { min: 0, max: 1 },
-            default: "1",
-            unit: "",
-            help: "1: a task that used only a fraction f of its quantum holds 1/f times its tickets until it next wins (compensation tickets); 0: never",
-        },
-    ],
-    build: |s: &dyn Settings| {
+    tunables: TUNABLES,
+    queue: QueueView { order: &[], show: &["tickets", "held"], pick: Pick::Draw },
+    build: |s: &Settings, run: &Run| {
         Ok(Lottery {
-            quantum: s.ms("lottery.quantum_ms"),
-            quantum_end: quantum_end(s, "lottery.quantum_ms"),
-            compensate: s.int("lottery.compensate") == 1,
-            seed: s.int("seed") as u64,
+            quantum: ms(s.get(&QUANTUM)),
+            quantum_end: quantum_end(ms(s.get(&QUANTUM)), run),
+            compensate: s.get(&COMPENSATE) == 1,
+            seed: run.seed,
             rng: None,
             clients: [Client::NONE; MAX_TASKS],
             chosen: [None; CHOSEN_HARTS],

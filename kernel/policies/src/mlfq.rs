@@ -10,62 +10,66 @@
 //! Defaults follow the ArceOS student scheduler: 8 levels, level 0 gets one 1-tick quantum,
 //! quanta double per level; the allotment is one quantum of the level (OSTEP's `-a 1`).
 
-use runqueue_sched_api::{Carry, Enqueue, Fields, IntList, Invalid, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Int, Invalid, Kind, List, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, TidQueue, Tunable, ms, tunables};
 
 const MAX_LEVELS: usize = 16;
+
+tunables! {
+    const TUNABLES;
+    LEVELS: Int = Setting::int(Tunable { name: "mlfq.levels", kind: Kind::Int { min: 1, max: MAX_LEVELS as i64 }, default: "8", unit: "", help: "number of priority levels" });
+    QUANTUM: List = Setting::list(Tunable {
+        name: "mlfq.quantum_ms",
+        kind: Kind::List { min: 1, max: 10_000 },
+        default: "1",
+        unit: "ms",
+        help: "quantum per level: one value doubles at each level down, or one value per level",
+    });
+    ALLOTMENT: List = Setting::list(Tunable {
+        name: "mlfq.allotment_ms",
+        kind: Kind::List { min: 1, max: 100_000 },
+        default: "1",
+        unit: "ms",
+        help: "CPU time a task may use at a level before moving down: one value doubling per level, or one per level",
+    });
+    BOOST: Int = Setting::int(Tunable {
+        name: "mlfq.boost_ms",
+        kind: Kind::Int { min: 0, max: 100_000 },
+        default: "1000",
+        unit: "ms",
+        help: "period of the priority boost to level 0 (0: never)",
+    });
+}
 
 pub const SPEC: SchedSpec<Mlfq> = SchedSpec {
     name: "mlfq",
     help: "multi-level feedback queue (OSTEP rules 1-5): short and interactive tasks stay on top",
-    tunables: &[
-        Tunable { name: "mlfq.levels", kind: Kind::Int { min: 1, max: MAX_LEVELS as i64 }, default: "8", unit: "", help: "number of priority levels" },
-        Tunable {
-            name: "mlfq.quantum_ms",
-            kind: Kind::List { min: 1, max: 10_000 },
-            default: "1",
-            unit: "ms",
-            help: "quantum per level: one value doubles at each level down, or one value per level",
-        },
-        Tunable {
-            name: "mlfq.allotment_ms",
-            kind: Kind::List { min: 1, max: 100_000 },
-            default: "1",
-            unit: "ms",
-            help: "CPU time a task may use at a level before moving down: one value doubling per level, or one per level",
-        },
-        Tunable {
-            name: "mlfq.boost_ms",
-            kind: Kind::Int { min: 0, max: 100_000 },
-            default: "1000",
-            unit: "ms",
-            help: "period of the priority boost to level 0 (0: never)",
-        },
-    ],
+    tunables: TUNABLES,
+    queue: QueueView { order: &["lvl"], show: &["lvl", "used"], pick: Pick::First },
     build,
 };
 
 /// One value per level, from either a base that doubles or an explicit per-level list.
-fn per_level(s: &dyn Settings, name: &'static str, levels: usize) -> Result<[u64; MAX_LEVELS], Invalid> {
-    let list: IntList = s.list(name);
+fn per_level(s: &Settings, setting: &Setting<List>, levels: usize) -> Result<[u64; MAX_LEVELS], Invalid> {
+    let list = s.get(setting);
     let mut out = [0; MAX_LEVELS];
     match list.len {
         1 => (0..levels).for_each(|l| out[l] = (list.items[0] as u64) << l.min(20)),
         n if n == levels => (0..levels).for_each(|l| out[l] = list.items[l] as u64),
         _ => {
-            return Err(Invalid(name, "give one value (doubled per level) or exactly mlfq.levels values"));
+            return Err(Invalid(setting.name(), "give one value (doubled per level) or exactly mlfq.levels values"));
         }
     }
     out.iter_mut().for_each(|v| *v *= 1_000_000);
     Ok(out)
 }
 
-fn build(s: &dyn Settings) -> Result<Mlfq, Invalid> {
-    let levels = s.int("mlfq.levels") as usize;
+fn build(s: &Settings, _: &Run) -> Result<Mlfq, Invalid> {
+    let levels = s.get(&LEVELS) as usize;
     Ok(Mlfq {
         levels,
-        quantum: per_level(s, "mlfq.quantum_ms", levels)?,
-        allotment: per_level(s, "mlfq.allotment_ms", levels)?,
-        boost_every: s.ms("mlfq.boost_ms"),
+        quantum: per_level(s, &QUANTUM, levels)?,
+        allotment: per_level(s, &ALLOTMENT, levels)?,
+        boost_every: ms(s.get(&BOOST)),
         next_boost: None,
         queues: [const { TidQueue::new() }; MAX_LEVELS],
         state: [Level { level: 0, used: 0, turn: 0, demoted: false }; MAX_TASKS],

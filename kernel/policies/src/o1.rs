@@ -47,7 +47,7 @@
 //! array (active or expired) on its new hart (`pull_task`).
 
 use crate::Where;
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Int, Kind, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
 
 /// One jiffy at HZ = 1000, in ns.
 const JIFFY: u64 = 1_000_000;
@@ -67,20 +67,26 @@ const NS_MAX_SLEEP_AVG: u64 = MAX_SLEEP_AVG as u64 * JIFFY;
 /// Priority levels of ordinary tasks, one list each.
 const LEVELS: usize = 40;
 
+tunables! {
+    const TUNABLES;
+    INTERACTIVE: Int = Setting::int(Tunable {
+    name: "o1.interactive",
+    kind: Kind::Int { min: 0, max: 1 },
+    default: "1",
+    unit: "",
+    help: "1: the interactivity estimator (sleep_avg bonus, interactive tasks back to the active array); 0: static priorities only",
+});
+}
+
 pub const SPEC: SchedSpec<O1> = SchedSpec {
     name: "o1",
     help: "Linux's O(1) scheduler (2.6.0-2.6.22): priority arrays with a bitmap, slices by nice, a bonus for tasks that sleep",
-    tunables: &[Tunable {
-        name: "o1.interactive",
-        kind: Kind::Int { min: 0, max: 1 },
-        default: "1",
-        unit: "",
-        help: "1: the interactivity estimator (sleep_avg bonus, interactive tasks back to the active array); 0: static priorities only",
-    }],
-    build: |s: &dyn Settings| {
+    tunables: TUNABLES,
+    queue: QueueView { order: &["expired", "prio"], show: &["prio", "bonus", "expired", "slice"], pick: Pick::First },
+    build: |s: &Settings, run: &Run| {
         Ok(O1 {
-            estimator: s.int("o1.interactive") == 1,
-            half_tick: s.int("tick_us").max(0) as u64 * 500,
+            estimator: s.get(&INTERACTIVE) == 1,
+            half_tick: run.tick_ns / 2,
             arrays: [Array::EMPTY; 2],
             next: [0; MAX_TASKS],
             active: 0,

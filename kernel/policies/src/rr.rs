@@ -5,19 +5,25 @@
 //! ends while no other task waits gets a fresh one at that tick (as Linux's `task_tick_rt`
 //! refills the quantum whether or not it requeues), so a newcomer waits a slice, not a tick.
 
-use runqueue_sched_api::{Carry, Enqueue, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, TidQueue, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Int, Kind, MAX_TASKS, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, TidQueue, Tunable, ms, tunables};
 
-pub const SPEC: SchedSpec<RoundRobin> = SchedSpec {
-    name: "rr",
-    help: "round robin: FIFO order, preempted after a fixed CPU time slice",
-    tunables: &[Tunable {
+tunables! {
+    const TUNABLES;
+    SLICE: Int = Setting::int(Tunable {
         name: "rr.slice_ms",
         kind: Kind::Int { min: 1, max: 1000 },
         default: "5",
         unit: "ms",
         help: "time slice (checked at each tick; 5 ticks at the default tick_us=1000)",
-    }],
-    build: |s: &dyn Settings| Ok(RoundRobin { queue: TidQueue::new(), slice_ns: s.ms("rr.slice_ms"), slice_from: [0; MAX_TASKS] }),
+    });
+}
+
+pub const SPEC: SchedSpec<RoundRobin> = SchedSpec {
+    name: "rr",
+    help: "round robin: FIFO order, preempted after a fixed CPU time slice",
+    tunables: TUNABLES,
+    queue: QueueView::ARRIVAL,
+    build: |s: &Settings, _: &Run| Ok(RoundRobin { queue: TidQueue::new(), slice_ns: ms(s.get(&SLICE)), slice_from: [0; MAX_TASKS] }),
 };
 
 pub struct RoundRobin {

@@ -7,33 +7,37 @@
 //! whose workload declares its burst (`workload=bursts`, `workload=arrivals`) starts from that
 //! instead: the textbook's SJF, which knows each job's length.
 
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Fraction, Int, Kind, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, tunables};
+
+tunables! {
+    const TUNABLES;
+    PREEMPT: Int = Setting::int(Tunable { name: "sjf.preempt", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "0: non-preemptive SJF; 1: preemptive SRTF" });
+    ALPHA: Fraction = Setting::fraction(Tunable {
+        name: "sjf.alpha",
+        kind: Kind::Fraction,
+        default: "1/16",
+        unit: "",
+        help: "weight a of the last burst in the prediction tau' = a*t + (1-a)*tau",
+    });
+    TAU0: Int = Setting::int(Tunable {
+        name: "sjf.tau0_ns",
+        kind: Kind::Int { min: 0, max: 10_000_000_000 },
+        default: "0",
+        unit: "ns",
+        help: "prediction for a task that has not run yet",
+    });
+}
 
 pub const SPEC: SchedSpec<Sjf> = SchedSpec {
     name: "sjf",
     help: "shortest (predicted) job first; sjf.preempt=1 makes it shortest remaining time first",
-    tunables: &[
-        Tunable { name: "sjf.preempt", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "0: non-preemptive SJF; 1: preemptive SRTF" },
-        Tunable {
-            name: "sjf.alpha",
-            kind: Kind::Fraction,
-            default: "1/16",
-            unit: "",
-            help: "weight a of the last burst in the prediction tau' = a*t + (1-a)*tau",
-        },
-        Tunable {
-            name: "sjf.tau0_ns",
-            kind: Kind::Int { min: 0, max: 10_000_000_000 },
-            default: "0",
-            unit: "ns",
-            help: "prediction for a task that has not run yet",
-        },
-    ],
-    build: |s: &dyn Settings| {
-        let tau0 = s.int("sjf.tau0_ns") as u64;
+    tunables: TUNABLES,
+    queue: QueueView { order: &["pred"], show: &["pred"], pick: Pick::First },
+    build: |s: &Settings, _: &Run| {
+        let tau0 = s.get(&TAU0) as u64;
         Ok(Sjf {
-            preemptive: s.int("sjf.preempt") == 1,
-            alpha: s.fraction("sjf.alpha"),
+            preemptive: s.get(&PREEMPT) == 1,
+            alpha: s.get(&ALPHA),
             job: [Job { predicted: tau0, burst: 0, queued: false, seq: 0 }; MAX_TASKS],
             seq: 0,
         })

@@ -35,24 +35,30 @@
 
 use crate::Where;
 use crate::lottery::quantum_end;
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Int, Kind, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, Tunable, ms, tunables};
 
 pub const STRIDE1: u64 = 1 << 20;
+
+tunables! {
+    const TUNABLES;
+    QUANTUM: Int = Setting::int(Tunable {
+    name: "stride.quantum_ms",
+    kind: Kind::Int { min: 1, max: 1000 },
+    default: "10",
+    unit: "ms",
+    help: "CPU time a task runs before the smallest pass is chosen again (checked at ticks)",
+});
+}
 
 pub const SPEC: SchedSpec<Stride> = SchedSpec {
     name: "stride",
     help: "stride scheduling (Waldspurger and Weihl, 1995): run the task with the smallest pass; pass advances by STRIDE1/tickets per quantum",
-    tunables: &[Tunable {
-        name: "stride.quantum_ms",
-        kind: Kind::Int { min: 1, max: 1000 },
-        default: "10",
-        unit: "ms",
-        help: "CPU time a task runs before the smallest pass is chosen again (checked at ticks)",
-    }],
-    build: |s: &dyn Settings| {
+    tunables: TUNABLES,
+    queue: QueueView { order: &["pass"], show: &["tickets", "stride", "pass", "gpass"], pick: Pick::First },
+    build: |s: &Settings, run: &Run| {
         Ok(Stride {
-            quantum: s.ms("stride.quantum_ms"),
-            quantum_end: quantum_end(s, "stride.quantum_ms"),
+            quantum: ms(s.get(&QUANTUM)),
+            quantum_end: quantum_end(ms(s.get(&QUANTUM)), run),
             clients: [Client::NONE; MAX_TASKS],
             global_tickets: 0,
             global_pass: 0,

@@ -13,13 +13,16 @@
 // Queues and buffers are built by `const fn new` for statics; a `Default` would add nothing.
 #![allow(clippy::new_without_default)]
 
+pub mod conformance;
 mod line;
 mod queue;
+mod queue_view;
 mod settings;
 
 pub use line::{Fields, Line};
 pub use queue::TidQueue;
-pub use settings::{IntList, Invalid, Kind, MAX_LIST, Settings, Tunable};
+pub use queue_view::{Pick, QueueView};
+pub use settings::{Choice, Choices, Features, Fraction, Int, IntList, Invalid, Kind, List, MAX_LIST, Run, Setting, Settings, Text, Tunable, ms, tunables};
 
 pub type Tid = usize;
 
@@ -185,6 +188,12 @@ pub trait Scheduler {
     fn delayed(&self, _tid: Tid) -> bool {
         false
     }
+    /// Whether a cgroup's warp (`bvt.group_warp_us`) applies to its group entity, and the tasks
+    /// inside groups run unwarped (seed 002's BVT). `false` (the default): a run with group
+    /// warps is refused.
+    fn warps_groups(&self) -> bool {
+        false
+    }
 }
 
 /// What a task takes along when it moves to another hart's run queue, in the policy's own
@@ -195,13 +204,16 @@ pub trait Scheduler {
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 pub struct Carry(pub [i64; 6]);
 
-/// A policy the command line can choose: its name, one-line help, tunables and constructor.
-/// Each policy file defines one for its own type; the crate that holds it wraps `build`.
+/// A policy the command line can choose: its name, one-line help, tunables (its own table,
+/// `tunables!`), how the book draws its queue, and its constructor, which reads the tunables
+/// through the table's handles. Each policy file defines one for its own type; the crate that
+/// holds it wraps `build`.
 pub struct SchedSpec<P> {
     pub name: &'static str,
     pub help: &'static str,
     pub tunables: &'static [Tunable],
-    pub build: fn(&dyn Settings) -> Result<P, Invalid>,
+    pub queue: QueueView,
+    pub build: fn(&Settings, &Run) -> Result<P, Invalid>,
 }
 
 /// Declares the enum of the given policies, the erased accessors the kernel calls through,
@@ -237,7 +249,8 @@ macro_rules! policy_table {
                 name: $module::SPEC.name,
                 help: $module::SPEC.help,
                 tunables: $module::SPEC.tunables,
-                build: |s| ($module::SPEC.build)(s).map($enum::$variant),
+                queue: $module::SPEC.queue,
+                build: |s, run| ($module::SPEC.build)(s, run).map($enum::$variant),
             },)+
         ];
     };

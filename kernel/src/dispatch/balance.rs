@@ -15,7 +15,8 @@
 //! aim at.
 
 use super::Kernel;
-use crate::args::{ArgError, Kind, Settings, Tunable};
+use crate::sched::rt;
+use runqueue_settings::{ArgError, Choice, Features, Int, Kind, Setting, Settings, Tunable, tunables};
 use crate::hart::{self, MAX_HARTS};
 use crate::task::{Class, FairPolicy, MAX_TASKS, State, Tid};
 use crate::trace;
@@ -30,55 +31,59 @@ const CAPACITY: u64 = 1024;
 
 const HARTS: &[&str] = &["0", "1", "2", "3"];
 
-pub const RQ: Tunable = Tunable {
-    name: "rq",
-    kind: Kind::Choice(&["perhart", "global"]),
-    default: "perhart",
-    unit: "",
-    help: "run queues: one per hart with load balancing, as Linux has (perhart), or one shared by all harts, as xv6 and ArceOS have (global)",
-};
-pub const BALANCE_MS: Tunable = Tunable {
-    name: "balance_ms",
-    kind: Kind::Int { min: 0, max: 10_000 },
-    default: "32",
-    unit: "ms",
-    help: "how often a busy hart balances load (Linux: the domain's interval, 2-4 ms for 2-4 CPUs, times busy_factor 16); an idle hart balances at every tick and when it becomes idle; 0 = never balance",
-};
-pub const MIGRATION_COST: Tunable = Tunable {
-    name: "sched_migration_cost_ns",
-    kind: Kind::Int { min: 0, max: 1_000_000_000 },
-    default: "500000",
-    unit: "ns",
-    help: "a task that ran this recently is cache-hot: balancing leaves it until passes have failed",
-};
-pub const NR_MIGRATE: Tunable = Tunable {
-    name: "sched_nr_migrate",
-    kind: Kind::Int { min: 1, max: 64 },
-    default: "32",
-    unit: "tasks",
-    help: "at most this many tasks move in one balancing pass",
-};
-pub const ISOLCPUS: Tunable = Tunable {
-    name: "isolcpus",
-    kind: Kind::Features(HARTS),
-    default: "",
-    unit: "harts",
-    help: "harts taken out of placement and balancing (e.g. 1,2): only tasks pinned there with affinity= run there",
-};
-pub const NOHZ_FULL: Tunable = Tunable {
-    name: "nohz_full",
-    kind: Kind::Features(HARTS),
-    default: "",
-    unit: "harts",
-    help: "harts whose tick stops while they run a single task (e.g. 1)",
-};
-pub const TIMER_MIGRATION: Tunable = Tunable {
-    name: "timer_migration",
-    kind: Kind::Int { min: 0, max: 1 },
-    default: "1",
-    unit: "",
-    help: "1: a sleep timer armed on an isolcpus or nohz_full hart fires on a housekeeping hart; 0: on its own hart",
-};
+tunables! {
+    pub const TUNABLES;
+    /// `true`: a queue per hart (`perhart`).
+    RQ: Choice<bool> = Setting::choice(Tunable {
+        name: "rq",
+        kind: Kind::Choice(&["perhart", "global"]),
+        default: "perhart",
+        unit: "",
+        help: "run queues: one per hart with load balancing, as Linux has (perhart), or one shared by all harts, as xv6 and ArceOS have (global)",
+    }, &[true, false]);
+    BALANCE_MS: Int = Setting::int(Tunable {
+        name: "balance_ms",
+        kind: Kind::Int { min: 0, max: 10_000 },
+        default: "32",
+        unit: "ms",
+        help: "how often a busy hart balances load (Linux: the domain's interval, 2-4 ms for 2-4 CPUs, times busy_factor 16); an idle hart balances at every tick and when it becomes idle; 0 = never balance",
+    });
+    MIGRATION_COST: Int = Setting::int(Tunable {
+        name: "sched_migration_cost_ns",
+        kind: Kind::Int { min: 0, max: 1_000_000_000 },
+        default: "500000",
+        unit: "ns",
+        help: "a task that ran this recently is cache-hot: balancing leaves it until passes have failed",
+    });
+    NR_MIGRATE: Int = Setting::int(Tunable {
+        name: "sched_nr_migrate",
+        kind: Kind::Int { min: 1, max: 64 },
+        default: "32",
+        unit: "tasks",
+        help: "at most this many tasks move in one balancing pass",
+    });
+    ISOLCPUS: Features = Setting::features(Tunable {
+        name: "isolcpus",
+        kind: Kind::Features(HARTS),
+        default: "",
+        unit: "harts",
+        help: "harts taken out of placement and balancing (e.g. 1,2): only tasks pinned there with affinity= run there",
+    });
+    NOHZ_FULL: Features = Setting::features(Tunable {
+        name: "nohz_full",
+        kind: Kind::Features(HARTS),
+        default: "",
+        unit: "harts",
+        help: "harts whose tick stops while they run a single task (e.g. 1)",
+    });
+    TIMER_MIGRATION: Int = Setting::int(Tunable {
+        name: "timer_migration",
+        kind: Kind::Int { min: 0, max: 1 },
+        default: "1",
+        unit: "",
+        help: "1: a sleep timer armed on an isolcpus or nohz_full hart fires on a housekeeping hart; 0: on its own hart",
+    });
+}
 
 /// How several harts share the work, from the command line.
 pub struct Smp {
@@ -148,9 +153,9 @@ impl Smp {
         wakee: [Wakee { flips: 0, last: 0, decayed_at: 0, recent: usize::MAX }; MAX_TASKS + MAX_HARTS],
     };
 
-    pub fn new(s: &Settings) -> Result<Smp, ArgError> {
-        let every = (1u32 << s.smp()) - 1;
-        let (isolated, nohz_full) = (s.features("isolcpus"), s.features("nohz_full"));
+    pub fn new(s: &Settings<'static>) -> Result<Smp, ArgError<'static>> {
+        let every = (1u32 << s.get(&runqueue_machine_settings::SMP)) - 1;
+        let (isolated, nohz_full) = (s.get(&ISOLCPUS), s.get(&NOHZ_FULL));
         if (isolated | nohz_full) & !every != 0 {
             return Err(ArgError::Invalid("isolcpus/nohz_full", "names a hart this run does not have (see smp=)"));
         }
@@ -158,19 +163,19 @@ impl Smp {
             return Err(ArgError::Invalid("isolcpus/nohz_full", "at least one hart must stay for housekeeping"));
         }
         Ok(Smp {
-            perhart: s.int("rq") == 0,
+            perhart: s.get(&RQ),
             isolated,
             nohz_full,
-            timer_migration: s.int("timer_migration") == 1,
-            balance_ns: s.int("balance_ms") as u64 * 1_000_000,
-            migration_cost_ns: s.int("sched_migration_cost_ns") as u64,
-            nr_migrate: s.int("sched_nr_migrate") as usize,
-            fair_capacity: match (s.int("rt.runtime_us"), s.int("rt.period_us")) {
+            timer_migration: s.get(&TIMER_MIGRATION) == 1,
+            balance_ns: s.get(&BALANCE_MS) as u64 * 1_000_000,
+            migration_cost_ns: s.get(&MIGRATION_COST) as u64,
+            nr_migrate: s.get(&NR_MIGRATE) as usize,
+            fair_capacity: match (s.get(&rt::RUNTIME), s.get(&rt::PERIOD)) {
                 (runtime, period) if runtime >= 0 => (CAPACITY - CAPACITY * runtime as u64 / period as u64).max(1),
                 _ => 1,
             },
             // `rq->avg_idle` starts at twice the migration cost.
-            avg_idle: [2 * s.int("sched_migration_cost_ns") as u64; MAX_HARTS],
+            avg_idle: [2 * s.get(&MIGRATION_COST) as u64; MAX_HARTS],
             ..Smp::ONE
         })
     }

@@ -10,6 +10,7 @@
 //! than its quota in a period.
 
 use super::cgroup::Tree;
+use crate::dispatch::{period_end, period_of};
 use crate::hart::MAX_HARTS;
 use runqueue_sched_api::MAX_GROUPS;
 
@@ -19,7 +20,7 @@ const SLICE_NS: u64 = 5_000_000;
 pub struct Bandwidth {
     quota: [Option<u64>; MAX_GROUPS],
     period: [u64; MAX_GROUPS],
-    /// The period (now / period) the pool belongs to.
+    /// The period (`dispatch::period_of`) the pool belongs to.
     window: [u64; MAX_GROUPS],
     /// `cfs_b->runtime`: what is left of this period's quota to hand out.
     pool: [u64; MAX_GROUPS],
@@ -81,7 +82,7 @@ impl Bandwidth {
     pub fn roll(&mut self, now: u64, queues: usize, mut unthrottled: impl FnMut(usize, usize)) {
         for g in 0..MAX_GROUPS {
             let Some(quota) = self.quota[g] else { continue };
-            let window = now / self.period[g];
+            let window = period_of(now, self.period[g]);
             if window == self.window[g] {
                 continue;
             }
@@ -104,6 +105,6 @@ impl Bandwidth {
 
     /// When the period timer next fires for a group throttled on `slot`, if any.
     pub fn next_refill(&self, slot: usize) -> Option<u64> {
-        (0..MAX_GROUPS).filter(|&g| self.throttled[g][slot]).map(|g| (self.window[g] + 1) * self.period[g]).min()
+        (0..MAX_GROUPS).filter(|&g| self.throttled[g][slot]).map(|g| period_end(self.window[g], self.period[g])).min()
     }
 }

@@ -6,38 +6,51 @@
 //! weight of that nice; `cpu.max` is "quota period" in µs (quota >= 1 ms, period 1 ms..1 s,
 //! default 100 ms).
 
-use crate::args::{ArgError, Kind, Settings, Tunable};
+use runqueue_settings::{ArgError, Kind, Setting, Settings, Text, Tunable, tunables};
 use crate::task::MAX_TASKS;
 use runqueue_sched_api::MAX_GROUPS;
 
-pub const CGROUP: Tunable = Tunable {
-    name: "cgroup",
-    kind: Kind::Text,
-    default: "",
-    unit: "",
-    help: "the cgroup of each task in creation order, as paths (a, a/x); NAME*N for N tasks in a row; tasks past the list stay in the root. CFS, EEVDF and BVT schedule groups",
-};
-pub const WEIGHT: Tunable = Tunable {
-    name: "cpu.weight",
-    kind: Kind::Text,
-    default: "",
-    unit: "",
-    help: "cpu.weight of groups as GROUP:WEIGHT,... (1..10000, default 100): a group's share of its parent's CPU is its weight over its runnable siblings'",
-};
-pub const WEIGHT_NICE: Tunable = Tunable {
-    name: "cpu.weight.nice",
-    kind: Kind::Text,
-    default: "",
-    unit: "",
-    help: "cpu.weight.nice of groups as GROUP:NICE,... (-20..19): the group weighs what a task of that nice does",
-};
-pub const MAX: Tunable = Tunable {
-    name: "cpu.max",
-    kind: Kind::Text,
-    default: "",
-    unit: "us",
-    help: "cpu.max of groups as GROUP:QUOTA/PERIOD,... in us (QUOTA max = no limit; /PERIOD may be left out for 100000): the group runs at most QUOTA per PERIOD over all harts, then is throttled",
-};
+tunables! {
+    /// cgroup v2's CPU controller: each task's group and each group's knobs.
+    pub const TUNABLES;
+    pub CGROUP: Text = Setting::text(Tunable {
+        name: "cgroup",
+        kind: Kind::Text,
+        default: "",
+        unit: "",
+        help: "the cgroup of each task in creation order, as paths (a, a/x); NAME*N for N tasks in a row; tasks past the list stay in the root. CFS, EEVDF and BVT schedule groups",
+    });
+    pub WEIGHT: Text = Setting::text(Tunable {
+        name: "cpu.weight",
+        kind: Kind::Text,
+        default: "",
+        unit: "",
+        help: "cpu.weight of groups as GROUP:WEIGHT,... (1..10000, default 100): a group's share of its parent's CPU is its weight over its runnable siblings'",
+    });
+    pub WEIGHT_NICE: Text = Setting::text(Tunable {
+        name: "cpu.weight.nice",
+        kind: Kind::Text,
+        default: "",
+        unit: "",
+        help: "cpu.weight.nice of groups as GROUP:NICE,... (-20..19): the group weighs what a task of that nice does",
+    });
+    pub MAX: Text = Setting::text(Tunable {
+        name: "cpu.max",
+        kind: Kind::Text,
+        default: "",
+        unit: "us",
+        help: "cpu.max of groups as GROUP:QUOTA/PERIOD,... in us (QUOTA max = no limit; /PERIOD may be left out for 100000): the group runs at most QUOTA per PERIOD over all harts, then is throttled",
+    });
+    /// Read by the core, which gives the warp to the group's entity; the policy only asks for it
+    /// (`Scheduler::warps_groups`).
+    pub GROUP_WARP: Text = Setting::text(Tunable {
+        name: "bvt.group_warp_us",
+        kind: Kind::Text,
+        default: "",
+        unit: "us",
+        help: "seed 002's bvt_warp_ns per cgroup as GROUP:US,... (bvt.rules=seed002): the group's entity warps, its tasks do not",
+    });
+}
 
 const DEFAULT_PERIOD_US: u64 = 100_000;
 const NICE_0_LOAD: u64 = 1024;
@@ -69,11 +82,11 @@ pub struct Tree {
     pub of_task: [Option<u8>; MAX_TASKS],
 }
 
-fn bad(name: &'static str, why: &'static str) -> ArgError {
+fn bad(name: &'static str, why: &'static str) -> ArgError<'static> {
     ArgError::Invalid(name, why)
 }
 
-fn bad_word(name: &'static str, word: &'static str, why: &'static str) -> ArgError {
+fn bad_word(name: &'static str, word: &'static str, why: &'static str) -> ArgError<'static> {
     ArgError::BadWord(name, word, why)
 }
 
@@ -100,9 +113,9 @@ impl Tree {
     }
 
     /// Reads `cgroup=` and the keyed lists; every mistake is an error naming its word.
-    pub fn parse(s: &Settings) -> Result<Tree, ArgError> {
+    pub fn parse(s: &Settings<'static>) -> Result<Tree, ArgError<'static>> {
         let mut tree = Tree::EMPTY;
-        let text = s.text("cgroup");
+        let text = s.get(&CGROUP);
         let mut next_tid = 1;
         for item in text.split(',').filter(|_| !text.is_empty()) {
             let (path, count) = match item.split_once('*') {
@@ -115,12 +128,12 @@ impl Tree {
                 next_tid += 1;
             }
         }
-        let weighted = tree.keyed(s, "cpu.weight", |g, v| {
+        let weighted = tree.keyed(s, &WEIGHT, |g, v| {
             let w = parse_u64(v).filter(|w| (1..=10_000).contains(w)).ok_or(bad("cpu.weight", "a weight is an integer in 1..=10000"))?;
             g.shares = (w * NICE_0_LOAD + 50) / 100;
             Ok(())
         })?;
-        let niced = tree.keyed(s, "cpu.weight.nice", |g, v| {
+        let niced = tree.keyed(s, &WEIGHT_NICE, |g, v| {
             let nice = parse_i64(v).filter(|n| (-20..=19).contains(n)).ok_or(bad("cpu.weight.nice", "a nice is an integer in -20..=19"))?;
             g.shares = runqueue_policies::cfs::weight_of(nice as i32);
             Ok(())
@@ -128,7 +141,7 @@ impl Tree {
         if weighted & niced != 0 {
             return Err(bad("cpu.weight.nice", "a group given both cpu.weight and cpu.weight.nice (give one)"));
         }
-        tree.keyed(s, "cpu.max", |g, v| {
+        tree.keyed(s, &MAX, |g, v| {
             let (quota, period) = v.split_once('/').unwrap_or((v, ""));
             let period = if period.is_empty() { DEFAULT_PERIOD_US } else { parse_u64(period).ok_or(bad("cpu.max", "the period is an integer number of us"))? };
             if !(1000..=1_000_000).contains(&period) {
@@ -145,18 +158,15 @@ impl Tree {
             };
             Ok(())
         })?;
-        let warped = tree.keyed(s, "bvt.group_warp_us", |g, v| {
+        tree.keyed(s, &GROUP_WARP, |g, v| {
             g.warp_ns = parse_u64(v).filter(|w| *w <= 1_000_000).ok_or(bad("bvt.group_warp_us", "a warp is an integer in 0..=1000000 us"))? * 1000;
             Ok(())
         })?;
-        if warped != 0 && !(s.sched.name() == "bvt" && s.int("bvt.rules") == 1) {
-            return Err(bad("bvt.group_warp_us", "group warps are seed 002's BVT: use sched=bvt bvt.rules=seed002"));
-        }
         Ok(tree)
     }
 
     /// The index of the group at `path`, creating it and its ancestors.
-    fn intern(&mut self, path: &'static str) -> Result<usize, ArgError> {
+    fn intern(&mut self, path: &'static str) -> Result<usize, ArgError<'static>> {
         if path.is_empty() || path.split('/').any(|c| c.is_empty()) {
             return Err(bad_word("cgroup", path, "an empty group name (paths are like a or a/x)"));
         }
@@ -184,10 +194,10 @@ impl Tree {
         self.groups[..self.len].iter().position(|g| g.path == path)
     }
 
-    /// Applies `GROUP:VALUE,...` of tunable `name` with `set`; returns the groups it named as
-    /// a bit mask. A group no `cgroup=` entry made is an error.
-    fn keyed(&mut self, s: &Settings, name: &'static str, set: impl Fn(&mut Group, &'static str) -> Result<(), ArgError>) -> Result<u32, ArgError> {
-        let text = s.text(name);
+    /// Applies `GROUP:VALUE,...` of `setting` with `set`; returns the groups it named as a bit
+    /// mask. A group no `cgroup=` entry made is an error.
+    fn keyed(&mut self, s: &Settings<'static>, setting: &Setting<Text>, set: impl Fn(&mut Group, &'static str) -> Result<(), ArgError<'static>>) -> Result<u32, ArgError<'static>> {
+        let (name, text) = (setting.name(), s.get(setting));
         let mut named = 0u32;
         for item in text.split(',').filter(|_| !text.is_empty()) {
             let (path, value) = item.split_once(':').ok_or(bad_word(name, item, "entries are GROUP:VALUE, separated by commas"))?;

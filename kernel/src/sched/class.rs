@@ -18,10 +18,19 @@ use super::deadline::Deadline;
 use super::fair_server::FairServer;
 use super::group::Hierarchy;
 use super::rt::Rt;
-use crate::args::{ArgError, Settings};
 use crate::hart::MAX_HARTS;
 use crate::task::{Class, FairPolicy, MAX_TASKS, State, Task, Tid};
-use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, Line, Scheduler};
+use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, Line, Pick, QueueView, Run, Scheduler};
+use runqueue_settings::{ArgError, Settings};
+
+/// How the book draws the classes above the fair one in a queue (`catalog`): deadline tasks by
+/// earliest deadline, real-time ones by highest priority, each first come first served among
+/// equals, before the fair policy's own order.
+pub const VIEWS: [(Class, QueueView); 3] = [
+    (Class::Deadline { runtime: 0, deadline: 0, period: 0 }, QueueView { order: &["dl"], show: &["dl", "left"], pick: Pick::First }),
+    (Class::Fifo(1), QueueView { order: &["-prio"], show: &["prio"], pick: Pick::First }),
+    (Class::Rr(1), QueueView { order: &["-prio"], show: &["prio"], pick: Pick::First }),
+];
 
 pub struct Classes {
     /// The fair policy's instances: one per hart, or only the first (`rq=global`), each with
@@ -53,16 +62,16 @@ impl Classes {
 
     /// Sets the classes up in place (they are too big for a stack to hold copies), with the
     /// fair policy `sched=` chose, one instance per run queue.
-    pub fn configure(&mut self, s: &Settings, perhart: bool) -> Result<(), ArgError> {
+    pub fn configure(&mut self, s: &Settings<'static>, perhart: bool, run: &Run) -> Result<(), ArgError<'static>> {
         // Deadline tasks may reserve the RT share of every hart (all of it without throttling),
         // less the fair server's.
         self.perhart = perhart;
-        self.harts = s.smp();
+        self.harts = run.harts;
         self.rt.configure(s);
         self.server.configure(s);
         let share_ppm = self.rt.share_ppm().saturating_sub(self.server.share_ppm());
-        self.dl = Deadline::new(share_ppm * s.smp() as u64);
-        self.fair.configure(s, perhart)
+        self.dl = Deadline::new(share_ppm * run.harts as u64);
+        self.fair.configure(s, perhart, run)
     }
 
     /// The index of the fair instance that holds the tasks of `queue`.

@@ -18,41 +18,54 @@
 //! Simplifications: idle time does not use its runtime up (6.12's `dl_server_update_idle_time`
 //! does), and it ranks below deadline tasks rather than among them by deadline.
 
-use crate::args::{Kind, Settings, Tunable};
+use runqueue_settings::{Choice, Int, Kind, Setting, Settings, Tunable, tunables};
 use crate::hart::MAX_HARTS;
 
-pub const STARVATION: Tunable = Tunable {
-    name: "rt.starvation",
-    kind: Kind::Choice(&["throttle", "server", "none"]),
-    default: "throttle",
-    unit: "",
-    help: "what keeps real-time tasks from starving fair ones: RT throttling (rt.runtime_us per rt.period_us; the default, as Linux before 6.12 has it), Linux 6.12's fair server (dl.server_runtime_us per dl.server_period_us for fair tasks, per hart; the default under sched=eevdf eevdf.version=6.12), or nothing",
-};
+/// `rt.starvation`: what keeps real-time tasks from starving fair ones.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Starvation {
+    Throttle,
+    Server,
+    None,
+}
+
+tunables! {
+    pub const TUNABLES;
+    pub STARVATION: Choice<Starvation> = Setting::choice(Tunable {
+        name: "rt.starvation",
+        kind: Kind::Choice(&["throttle", "server", "none"]),
+        default: "throttle",
+        unit: "",
+        help: "what keeps real-time tasks from starving fair ones: RT throttling (rt.runtime_us per rt.period_us; the default, as Linux before 6.12 has it), Linux 6.12's fair server (dl.server_runtime_us per dl.server_period_us for fair tasks, per hart; the default under sched=eevdf eevdf.version=6.12), or nothing",
+    }, &[Starvation::Throttle, Starvation::Server, Starvation::None]);
+    pub RUNTIME: Int = Setting::int(Tunable {
+        name: "dl.server_runtime_us",
+        kind: Kind::Int { min: 0, max: 100_000_000 },
+        default: "50000",
+        unit: "us",
+        help: "fair_server/cpuN/runtime: CPU time the fair server guarantees fair tasks per period on each hart (rt.starvation=server)",
+    });
+    pub PERIOD: Int = Setting::int(Tunable {
+        name: "dl.server_period_us",
+        kind: Kind::Int { min: 1000, max: 100_000_000 },
+        default: "1000000",
+        unit: "us",
+        help: "fair_server/cpuN/period: the fair server's period",
+    });
+}
 
 /// `rt.starvation` as given, else the default of the Linux the fair policy follows: 6.12's
-/// fair server under `sched=eevdf eevdf.version=6.12`, RT throttling otherwise. 0 throttle,
-/// 1 server, 2 none.
-pub fn starvation(s: &Settings) -> i64 {
-    if s.given("rt.starvation") {
-        s.int("rt.starvation")
+/// fair server under `sched=eevdf eevdf.version=6.12` (6.12 without RT groups throttles no
+/// real-time task), RT throttling otherwise.
+pub fn starvation(s: &Settings) -> Starvation {
+    if s.is_given(&STARVATION) {
+        s.get(&STARVATION)
+    } else if runqueue_policies::eevdf::follows_6_12(s) {
+        Starvation::Server
     } else {
-        i64::from(s.sched.name() == "eevdf" && s.int("eevdf.version") == 1)
+        Starvation::Throttle
     }
 }
-pub const RUNTIME: Tunable = Tunable {
-    name: "dl.server_runtime_us",
-    kind: Kind::Int { min: 0, max: 100_000_000 },
-    default: "50000",
-    unit: "us",
-    help: "fair_server/cpuN/runtime: CPU time the fair server guarantees fair tasks per period on each hart (rt.starvation=server)",
-};
-pub const PERIOD: Tunable = Tunable {
-    name: "dl.server_period_us",
-    kind: Kind::Int { min: 1000, max: 100_000_000 },
-    default: "1000000",
-    unit: "us",
-    help: "fair_server/cpuN/period: the fair server's period",
-};
 
 /// One hart's server.
 #[derive(Clone, Copy)]
@@ -75,9 +88,9 @@ impl FairServer {
     pub const OFF: FairServer = FairServer { on: false, runtime: 0, period: 1, harts: [Server { started: false, deadline: 0, left: 0 }; MAX_HARTS] };
 
     pub fn configure(&mut self, s: &Settings) {
-        self.on = starvation(s) == 1;
-        self.runtime = (s.int("dl.server_runtime_us") as u64 * 1000).min(s.int("dl.server_period_us") as u64 * 1000);
-        self.period = s.int("dl.server_period_us") as u64 * 1000;
+        self.on = starvation(s) == Starvation::Server;
+        self.runtime = (s.get(&RUNTIME) as u64 * 1000).min(s.get(&PERIOD) as u64 * 1000);
+        self.period = s.get(&PERIOD) as u64 * 1000;
     }
 
     /// Its bandwidth in millionths of a hart, which deadline admission leaves it.

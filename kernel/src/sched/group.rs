@@ -16,14 +16,15 @@
 
 use super::Policy;
 use super::bandwidth::Bandwidth;
-use super::cgroup::Tree;
-use crate::args::{ArgError, Settings};
+use super::cgroup::{self, Tree};
+use super::Spec;
 use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Tid};
 use core::cell::Cell;
 use runqueue_policies::Where;
 use runqueue_policies::fair_policy::{self, wakeup_verdict};
-use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, MAX_GROUPS, Scheduler};
+use runqueue_sched_api::{self as api, Carry, Enqueue, Fields, MAX_GROUPS, Run, Scheduler};
+use runqueue_settings::{ArgError, Settings};
 
 /// `MIN_SHARES`: the least weight a group's entity has.
 const MIN_SHARES: u64 = 2;
@@ -85,8 +86,8 @@ struct Books {
 
 impl Hierarchy {
     pub const EMPTY: Hierarchy = Hierarchy {
-        root: [const { Policy::IDLE }; MAX_HARTS],
-        groups: [const { [const { Policy::IDLE }; MAX_HARTS] }; MAX_GROUPS],
+        root: [const { Policy::UNSET }; MAX_HARTS],
+        groups: [const { [const { Policy::UNSET }; MAX_HARTS] }; MAX_GROUPS],
         books: Books {
             tree: Tree::EMPTY,
             load: [[Load { queued: 0, running: 0, weight: 0 }; MAX_HARTS]; MAX_GROUPS + 1],
@@ -102,27 +103,31 @@ impl Hierarchy {
     };
 
     /// Builds the root's and every group's queues, one per run queue.
-    pub fn configure(&mut self, s: &Settings, perhart: bool) -> Result<(), ArgError> {
+    pub fn configure(&mut self, s: &Settings<'static>, perhart: bool, run: &Run) -> Result<(), ArgError<'static>> {
         self.books.tree = Tree::parse(s)?;
         self.perhart = perhart;
-        self.queues = if perhart { s.smp() } else { 1 };
+        self.queues = if perhart { run.harts } else { 1 };
+        let spec = Spec::chosen(s);
         for slot in &mut self.root[..self.queues] {
-            *slot = s.sched.build(s)?;
+            *slot = spec.build(s, run)?;
         }
         if self.books.tree.is_empty() {
             return Ok(());
         }
+        self.tasks_unwarped = self.root[0].view().warps_groups();
+        if !s.get(&cgroup::GROUP_WARP).is_empty() && !self.tasks_unwarped {
+            return Err(ArgError::Invalid("bvt.group_warp_us", "group warps are seed 002's BVT: use sched=bvt bvt.rules=seed002"));
+        }
         if !self.root[0].view().hierarchical() {
-            return Err(ArgError::BadWord("cgroup", s.sched.name(), "this policy schedules tasks only; groups need sched=cfs, eevdf or bvt"));
+            return Err(ArgError::BadWord("cgroup", spec.name(), "this policy schedules tasks only; groups need sched=cfs, eevdf or bvt"));
         }
         for g in 0..self.books.tree.len {
             for slot in &mut self.groups[g][..self.queues] {
-                *slot = s.sched.build(s)?;
+                *slot = spec.build(s, run)?;
             }
             self.entity[g] = [Entity { place: Where::Off, born: false, weight: self.books.tree.groups[g].shares, stint: 0 }; MAX_HARTS];
         }
         self.books.bandwidth.configure(&self.books.tree);
-        self.tasks_unwarped = s.sched.name() == "bvt" && s.int("bvt.rules") == 1;
         Ok(())
     }
 

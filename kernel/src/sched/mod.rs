@@ -15,10 +15,10 @@ pub mod fair_server;
 mod group;
 pub mod rt;
 
-use crate::args::{ArgError, Settings, Tunable};
 use runqueue_lab::Lab;
 use runqueue_policies::Policy as Builtin;
-use runqueue_sched_api::{SchedSpec, Scheduler};
+use runqueue_sched_api::{QueueView, Run, SchedSpec, Scheduler};
+use runqueue_settings::{ArgError, Entry, Settings};
 
 /// A policy the command line can choose, from either crate.
 #[derive(Clone, Copy)]
@@ -36,31 +36,36 @@ pub enum Policy {
 }
 
 impl Spec {
+    /// The scheduler `sched=` chose (`Settings::parse` found it among `schedulers()`).
+    pub fn chosen(s: &Settings) -> Spec {
+        let name = s.sched().map_or("", |e| e.name);
+        schedulers().find(|spec| spec.name() == name).expect("the parser chose a scheduler of the catalog")
+    }
+
     pub fn name(&self) -> &'static str {
+        self.entry().name
+    }
+
+    /// Its name, help and tunables, as the catalog lists them.
+    pub fn entry(&self) -> Entry {
         match self {
-            Spec::Builtin(s) => s.name,
-            Spec::Lab(s) => s.name,
+            Spec::Builtin(s) => Entry { name: s.name, help: s.help, tunables: s.tunables },
+            Spec::Lab(s) => Entry { name: s.name, help: s.help, tunables: s.tunables },
         }
     }
 
-    pub fn help(&self) -> &'static str {
+    /// How the book draws its queue.
+    pub fn queue(&self) -> QueueView {
         match self {
-            Spec::Builtin(s) => s.help,
-            Spec::Lab(s) => s.help,
+            Spec::Builtin(s) => s.queue,
+            Spec::Lab(s) => s.queue,
         }
     }
 
-    pub fn tunables(&self) -> &'static [Tunable] {
-        match self {
-            Spec::Builtin(s) => s.tunables,
-            Spec::Lab(s) => s.tunables,
-        }
-    }
-
-    pub fn build(&self, settings: &Settings) -> Result<Policy, ArgError> {
+    pub fn build(&self, settings: &Settings, run: &Run) -> Result<Policy, ArgError<'static>> {
         let built = match self {
-            Spec::Builtin(s) => (s.build)(settings).map(Policy::Builtin),
-            Spec::Lab(s) => (s.build)(settings).map(Policy::Lab),
+            Spec::Builtin(s) => (s.build)(settings, run).map(Policy::Builtin),
+            Spec::Lab(s) => (s.build)(settings, run).map(Policy::Lab),
         };
         built.map_err(ArgError::from)
     }
@@ -73,8 +78,9 @@ pub fn schedulers() -> impl Iterator<Item = Spec> + Clone {
 }
 
 impl Policy {
-    /// Before the command line is read: no tasks exist yet.
-    pub const IDLE: Policy = Policy::Builtin(Builtin::IDLE);
+    /// A placeholder until the command line has chosen the policy (an empty FIFO queue, which
+    /// no task ever reaches: tasks exist only after the policy is built).
+    pub const UNSET: Policy = Policy::Builtin(Builtin::UNSET);
 
     pub fn get(&mut self) -> &mut dyn Scheduler {
         match self {

@@ -11,34 +11,40 @@
 //! core when a hart's RT runtime runs out and when its throttled period ends, so both take
 //! effect on time rather than at the next tick.
 
-use crate::args::{Kind, Settings, Tunable};
+use crate::sched::fair_server::{self, Starvation};
+use crate::dispatch::{period_end, period_of};
 use crate::hart::MAX_HARTS;
 use crate::task::{Class, MAX_TASKS, Task, Tid};
 use runqueue_sched_api::{self as api, Enqueue, Fields, Scheduler, TidQueue};
+use runqueue_settings::{Int, Kind, Setting, Settings, Tunable, tunables};
 
 const PRIORITIES: usize = 100;
 
-pub const RUNTIME: Tunable = Tunable {
-    name: "rt.runtime_us",
-    kind: Kind::Int { min: -1, max: 100_000_000 },
-    default: "950000",
-    unit: "us",
-    help: "sched_rt_runtime_us: CPU time real-time tasks may use per period on each hart; -1 = no throttling",
-};
-pub const PERIOD: Tunable = Tunable {
-    name: "rt.period_us",
-    kind: Kind::Int { min: 1000, max: 100_000_000 },
-    default: "1000000",
-    unit: "us",
-    help: "sched_rt_period_us: the throttling period",
-};
-pub const RR_SLICE: Tunable = Tunable {
-    name: "rt.rr_slice_ms",
-    kind: Kind::Int { min: 1, max: 10_000 },
-    default: "100",
-    unit: "ms",
-    help: "sched_rr_timeslice_ms: the SCHED_RR quantum",
-};
+tunables! {
+    /// RT throttling and SCHED_RR's quantum.
+    pub const TUNABLES;
+    pub RUNTIME: Int = Setting::int(Tunable {
+        name: "rt.runtime_us",
+        kind: Kind::Int { min: -1, max: 100_000_000 },
+        default: "950000",
+        unit: "us",
+        help: "sched_rt_runtime_us: CPU time real-time tasks may use per period on each hart; -1 = no throttling",
+    });
+    pub PERIOD: Int = Setting::int(Tunable {
+        name: "rt.period_us",
+        kind: Kind::Int { min: 1000, max: 100_000_000 },
+        default: "1000000",
+        unit: "us",
+        help: "sched_rt_period_us: the throttling period",
+    });
+    pub RR_SLICE: Int = Setting::int(Tunable {
+        name: "rt.rr_slice_ms",
+        kind: Kind::Int { min: 1, max: 10_000 },
+        default: "100",
+        unit: "ms",
+        help: "sched_rr_timeslice_ms: the SCHED_RR quantum",
+    });
+}
 
 pub struct Rt {
     queues: [TidQueue; PRIORITIES],
@@ -51,7 +57,7 @@ pub struct Rt {
     /// RT time allowed per period per hart; `None`: unthrottled.
     runtime: Option<u64>,
     period: u64,
-    /// Per hart: the period (now / period) the figure in `used` belongs to.
+    /// Per hart: the period (`dispatch::period_of`) the figure in `used` belongs to.
     window: [u64; MAX_HARTS],
     used: [u64; MAX_HARTS],
     /// What deadline admission leaves real-time and deadline tasks (`share_ppm`).
@@ -81,17 +87,17 @@ impl Rt {
     }
 
     pub fn configure(&mut self, s: &Settings) {
-        let runtime = s.int("rt.runtime_us");
-        self.rr_slice = s.int("rt.rr_slice_ms") as u64 * 1_000_000;
-        self.period = s.int("rt.period_us") as u64 * 1000;
-        let throttling = runtime >= 0 && super::fair_server::starvation(s) == 0;
+        let runtime = s.get(&RUNTIME);
+        self.rr_slice = s.get(&RR_SLICE) as u64 * 1_000_000;
+        self.period = s.get(&PERIOD) as u64 * 1000;
+        let throttling = runtime >= 0 && fair_server::starvation(s) == Starvation::Throttle;
         self.runtime = throttling.then_some(runtime as u64 * 1000);
         self.share_ppm = if runtime < 0 { 1_000_000 } else { (runtime as u64 * 1000 * 1_000_000 / self.period).min(1_000_000) };
     }
 
     /// Starts a new throttling period on `hart` if `now` is past the recorded one.
     pub fn roll(&mut self, hart: usize, now: u64) {
-        let window = now / self.period;
+        let window = period_of(now, self.period);
         if self.window[hart] != window {
             (self.window[hart], self.used[hart]) = (window, 0);
         }
@@ -99,7 +105,7 @@ impl Rt {
 
     /// RT time used in the current period on `hart`.
     fn used(&self, hart: usize, now: u64) -> u64 {
-        if self.window[hart] == now / self.period { self.used[hart] } else { 0 }
+        if self.window[hart] == period_of(now, self.period) { self.used[hart] } else { 0 }
     }
 
     /// The class has used up its runtime on `hart` for this period.
@@ -125,7 +131,7 @@ impl Rt {
         let used = self.used(hart, now);
         if used >= runtime {
             let waiting = self.queues.iter().any(|q| q.any(&|t| self.allowed[t] & (1 << hart) != 0));
-            return waiting.then_some((now / self.period + 1) * self.period);
+            return waiting.then_some(period_end(period_of(now, self.period), self.period));
         }
         running.filter(|t| t.class.rank() == 1).map(|t| t.charged_at + (runtime - used))
     }

@@ -14,44 +14,54 @@
 //! instant, where each task meets its worst response time.
 
 use super::{Spawner, WorkloadSpec, get};
-use crate::args::{ArgError, Kind, Settings, Tunable};
+use runqueue_settings::{ArgError, Choice, Int, Kind, List, Setting, Settings, Tunable, tunables};
 use crate::dispatch::{iteration_done, mark, now_ns, sleep_ns, sleep_until, yield_now};
 use crate::task::{Args, Class, Params};
 use crate::work::{INSNS_PER_US, spin};
 
+/// `wl.class`: SCHED_DEADLINE, or rate-monotonic priorities under SCHED_FIFO.
+#[derive(Clone, Copy)]
+enum Scheduling {
+    Edf,
+    Rm,
+}
+
 /// The common first release under `rm`, after every task has been created and run once.
 const RM_EPOCH_NS: u64 = 2_000_000;
+
+tunables! {
+    const TUNABLES;
+    PERIOD_US: List = Setting::list(Tunable { name: "wl.period_us", kind: Kind::List { min: 1000, max: 1_000_000 }, default: "5000,7000", unit: "us", help: "each task's period T (its deadline too)" });
+    RUNTIME_US: List = Setting::list(Tunable { name: "wl.runtime_us", kind: Kind::List { min: 100, max: 1_000_000 }, default: "2000,3850", unit: "us", help: "each task's reservation C per period (default: utilisation 0.95)" });
+    DEADLINE_US: List = Setting::list(Tunable { name: "wl.deadline_us", kind: Kind::List { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "each task's relative deadline D (edf); 0 or past the list = its period" });
+    WORK_PCT: Int = Setting::int(Tunable { name: "wl.work_pct", kind: Kind::Int { min: 1, max: 200 }, default: "90", unit: "%", help: "work per job as a share of C (the rest is left for the kernel's switches, charged to the task; above 100 a job overruns its reservation)" });
+    SLEEP_US: Int = Setting::int(Tunable { name: "wl.sleep_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "a sleep halfway through each job (0 = none)" });
+    YIELD: Int = Setting::int(Tunable { name: "wl.yield", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "1 = end each job with sched_yield (a deadline task then waits for its next period) instead of sleeping until the next release" });
+    CLASS: Choice<Scheduling> = Setting::choice(Tunable { name: "wl.class", kind: Kind::Choice(&["edf", "rm"]), default: "edf", unit: "", help: "edf = SCHED_DEADLINE (runtime C, deadline = period = T); rm = SCHED_FIFO, shorter period = higher priority" }, &[Scheduling::Edf, Scheduling::Rm]);
+    RUN_MS: Int = Setting::int(Tunable { name: "wl.run_ms", kind: Kind::Int { min: 1, max: 60_000 }, default: "1000", unit: "ms", help: "how long jobs keep being released" });
+}
 
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "deadline",
     help: "periodic tasks under EDF (SCHED_DEADLINE) or rate-monotonic fixed priorities: deadline misses",
-    tunables: &[
-        Tunable { name: "wl.period_us", kind: Kind::List { min: 1000, max: 1_000_000 }, default: "5000,7000", unit: "us", help: "each task's period T (its deadline too)" },
-        Tunable { name: "wl.runtime_us", kind: Kind::List { min: 100, max: 1_000_000 }, default: "2000,3850", unit: "us", help: "each task's reservation C per period (default: utilisation 0.95)" },
-        Tunable { name: "wl.deadline_us", kind: Kind::List { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "each task's relative deadline D (edf); 0 or past the list = its period" },
-        Tunable { name: "wl.work_pct", kind: Kind::Int { min: 1, max: 200 }, default: "90", unit: "%", help: "work per job as a share of C (the rest is left for the kernel's switches, charged to the task; above 100 a job overruns its reservation)" },
-        Tunable { name: "wl.sleep_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "a sleep halfway through each job (0 = none)" },
-        Tunable { name: "wl.yield", kind: Kind::Int { min: 0, max: 1 }, default: "0", unit: "", help: "1 = end each job with sched_yield (a deadline task then waits for its next period) instead of sleeping until the next release" },
-        Tunable { name: "wl.class", kind: Kind::Choice(&["edf", "rm"]), default: "edf", unit: "", help: "edf = SCHED_DEADLINE (runtime C, deadline = period = T); rm = SCHED_FIFO, shorter period = higher priority" },
-        Tunable { name: "wl.run_ms", kind: Kind::Int { min: 1, max: 60_000 }, default: "1000", unit: "ms", help: "how long jobs keep being released" },
-    ],
-    spawn: |s: &Settings, sp: &mut Spawner| {
-        let (periods, runtimes, deadlines) = (s.list("wl.period_us"), s.list("wl.runtime_us"), s.list("wl.deadline_us"));
+    tunables: TUNABLES,
+    spawn: |s: &Settings<'static>, sp: &mut Spawner| {
+        let (periods, runtimes, deadlines) = (s.get(&PERIOD_US), s.get(&RUNTIME_US), s.get(&DEADLINE_US));
         let (periods, runtimes) = (periods.as_slice(), runtimes.as_slice());
         if periods.len() != runtimes.len() {
             return Err(ArgError::Invalid("wl.runtime_us", "needs one value per period in wl.period_us"));
         }
-        let run_ns = get(s, "wl.run_ms") * 1_000_000;
+        let run_ns = get(s, &RUN_MS) * 1_000_000;
         for (i, (&t, &c)) in periods.iter().zip(runtimes).enumerate() {
             let (period, runtime) = (t as u64 * 1000, c as u64 * 1000);
             let deadline = deadlines.as_slice().get(i).map_or(period, |&d| if d == 0 { period } else { d as u64 * 1000 });
-            let (class, epoch) = match s.int("wl.class") {
-                0 => (Class::Deadline { runtime, deadline, period }, 0),
+            let (class, epoch) = match s.get(&CLASS) {
+                Scheduling::Edf => (Class::Deadline { runtime, deadline, period }, 0),
                 // Rate-monotonic: rank by period, shortest first (ties by order).
-                _ => (Class::Fifo(99 - periods.iter().enumerate().filter(|&(j, &p)| p < t || (p == t && j < i)).count() as u8), RM_EPOCH_NS),
+                Scheduling::Rm => (Class::Fifo(99 - periods.iter().enumerate().filter(|&(j, &p)| p < t || (p == t && j < i)).count() as u8), RM_EPOCH_NS),
             };
-            let work = c as u64 * INSNS_PER_US * get(s, "wl.work_pct") / 100;
-            let (sleep, yields) = (get(s, "wl.sleep_us") * 1000, get(s, "wl.yield"));
+            let work = c as u64 * INSNS_PER_US * get(s, &WORK_PCT) / 100;
+            let (sleep, yields) = (get(s, &SLEEP_US) * 1000, get(s, &YIELD));
             sp.spawn_with(Params { class, ..Params::FAIR }, "job", Some(i), periodic, &[period, work, run_ns, sleep, yields, epoch])?;
         }
         Ok(())

@@ -8,7 +8,7 @@
 //! then senders write until `stop`, close their ends, and receivers read to end-of-file.
 
 use super::{Spawner, WorkloadSpec, get};
-use crate::args::{ArgError, Kind, Settings, Tunable};
+use runqueue_settings::{ArgError, Int, Kind, Setting, Settings, Tunable, tunables};
 use crate::dispatch::{iteration_done, nopreempt};
 use crate::pipe;
 use crate::task::{Args, Params};
@@ -43,7 +43,7 @@ pub struct Groups {
 }
 
 /// Creates the groups' pipes, receivers and senders.
-pub fn spawn_groups(g: &Groups, sp: &mut Spawner) -> Result<(), ArgError> {
+pub fn spawn_groups(g: &Groups, sp: &mut Spawner) -> Result<(), ArgError<'static>> {
     RECEIVERS_LEFT.store((g.groups * g.fds) as u64, Ordering::Relaxed);
     // A receiver reads until end-of-file when the senders run until stopped.
     let messages = if g.loops == 0 { u64::MAX } else { g.fds as u64 * g.loops };
@@ -70,36 +70,39 @@ fn message_work(insns: u64, hold_ns: u64) {
     spin(insns);
 }
 
+tunables! {
+    const TUNABLES;
+    GROUPS: Int = Setting::int(Tunable { name: "wl.groups", kind: Kind::Int { min: 1, max: 8 }, default: "2", unit: "groups", help: "groups of senders and receivers (hackbench -g)" });
+    FDS: Int = Setting::int(Tunable { name: "wl.fds", kind: Kind::Int { min: 1, max: MAX_FDS as i64 }, default: "5", unit: "pairs", help: "senders and receivers per group (hackbench -f)" });
+    LOOPS: Int = Setting::int(Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 100_000 }, default: "200", unit: "messages", help: "messages each sender sends each receiver of its group (hackbench -l)" });
+    MSG_BYTES: Int = Setting::int(Tunable { name: "wl.msg_bytes", kind: Kind::Int { min: 1, max: pipe::PIPE_BUF as i64 }, default: "100", unit: "bytes", help: "message size (hackbench -s)" });
+    MSG_INSNS: Int = Setting::int(Tunable { name: "wl.msg_insns", kind: Kind::Int { min: 0, max: 10_000_000 }, default: "2000", unit: "instructions", help: "work to make and to take each message (a system call's cost)" });
+    PIPE_BYTES: Int = Setting::int(Tunable { name: "wl.pipe_bytes", kind: Kind::Int { min: pipe::PIPE_BUF as i64, max: 1 << 20 }, default: "65536", unit: "bytes", help: "capacity of each pipe (Linux: 65536); a full pipe blocks its senders" });
+    HOG: Int = Setting::int(Tunable { name: "wl.hog", kind: Kind::Int { min: 0, max: 4 }, default: "0", unit: "tasks", help: "CPU hogs that spin until hackbench is done (never yielding: under a cooperative policy, fifo or sjf, hackbench then never runs and the run does not end)" });
+    WARP_US: Int = Setting::int(Tunable { name: "wl.warp_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of the hackbench tasks (seed 002: 100, 1000, 4000, 40000)" });
+}
+
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "hackbench",
     help: "senders and receivers passing messages through pipes, optionally beside a CPU hog: total time",
-    tunables: &[
-        Tunable { name: "wl.groups", kind: Kind::Int { min: 1, max: 8 }, default: "2", unit: "groups", help: "groups of senders and receivers (hackbench -g)" },
-        Tunable { name: "wl.fds", kind: Kind::Int { min: 1, max: MAX_FDS as i64 }, default: "5", unit: "pairs", help: "senders and receivers per group (hackbench -f)" },
-        Tunable { name: "wl.loops", kind: Kind::Int { min: 1, max: 100_000 }, default: "200", unit: "messages", help: "messages each sender sends each receiver of its group (hackbench -l)" },
-        Tunable { name: "wl.msg_bytes", kind: Kind::Int { min: 1, max: pipe::PIPE_BUF as i64 }, default: "100", unit: "bytes", help: "message size (hackbench -s)" },
-        Tunable { name: "wl.msg_insns", kind: Kind::Int { min: 0, max: 10_000_000 }, default: "2000", unit: "instructions", help: "work to make and to take each message (a system call's cost)" },
-        Tunable { name: "wl.pipe_bytes", kind: Kind::Int { min: pipe::PIPE_BUF as i64, max: 1 << 20 }, default: "65536", unit: "bytes", help: "capacity of each pipe (Linux: 65536); a full pipe blocks its senders" },
-        Tunable { name: "wl.hog", kind: Kind::Int { min: 0, max: 4 }, default: "0", unit: "tasks", help: "CPU hogs that spin until hackbench is done (never yielding: under a cooperative policy, fifo or sjf, hackbench then never runs and the run does not end)" },
-        Tunable { name: "wl.warp_us", kind: Kind::Int { min: 0, max: 1_000_000 }, default: "0", unit: "us", help: "BVT warp W of the hackbench tasks (seed 002: 100, 1000, 4000, 40000)" },
-    ],
-    spawn: |s: &Settings, sp: &mut Spawner| {
-        let (groups, fds) = (get(s, "wl.groups") as usize, get(s, "wl.fds") as usize);
-        if groups * fds * 2 + get(s, "wl.hog") as usize > 63 || groups * fds > pipe::MAX_PIPES {
+    tunables: TUNABLES,
+    spawn: |s: &Settings<'static>, sp: &mut Spawner| {
+        let (groups, fds) = (get(s, &GROUPS) as usize, get(s, &FDS) as usize);
+        if groups * fds * 2 + get(s, &HOG) as usize > 63 || groups * fds > pipe::MAX_PIPES {
             return Err(ArgError::Invalid("wl.groups", "groups x fds must be at most 31 (a sender and a receiver per pair, 63 tasks in all)"));
         }
         let g = Groups {
             groups,
             fds,
-            loops: get(s, "wl.loops"),
-            msg_bytes: get(s, "wl.msg_bytes"),
-            msg_insns: get(s, "wl.msg_insns"),
-            pipe_bytes: get(s, "wl.pipe_bytes") as u32,
+            loops: get(s, &LOOPS),
+            msg_bytes: get(s, &MSG_BYTES),
+            msg_insns: get(s, &MSG_INSNS),
+            pipe_bytes: get(s, &PIPE_BYTES) as u32,
             hold_ns: 0,
-            params: Params { warp_ns: get(s, "wl.warp_us") * 1000, ..Params::FAIR },
+            params: Params { warp_ns: get(s, &WARP_US) * 1000, ..Params::FAIR },
         };
         spawn_groups(&g, sp)?;
-        for h in 0..get(s, "wl.hog") as usize {
+        for h in 0..get(s, &HOG) as usize {
             sp.spawn("hog", Some(h), hog, &[])?;
         }
         Ok(())

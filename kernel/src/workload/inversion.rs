@@ -23,8 +23,8 @@
 //! hold it for `wl.high_cs_us`: the order in which waiters of one class get the lock
 //! (`mutex.rs`: fair ones first come, first served, whatever their nice).
 
-use super::{Spawner, WorkloadSpec, get};
-use crate::args::{ArgError, Kind, Settings, Tunable};
+use super::{harts, Spawner, WorkloadSpec, get};
+use runqueue_settings::{ArgError, Int, Kind, Setting, Settings, Tunable, tunables};
 use crate::dispatch::{iteration_done, sleep_until};
 use crate::mutex;
 use crate::task::{Args, Class, Params};
@@ -35,40 +35,43 @@ const HOG_PRIO: u8 = 50;
 /// The mutex argument of a task that takes none.
 const NO_MUTEX: u64 = u64::MAX;
 
+tunables! {
+    const TUNABLES;
+    PERIOD_US: Int = Setting::int(Tunable { name: "wl.period_us", kind: Kind::Int { min: 1000, max: 1_000_000 }, default: "20000", unit: "us", help: "the period of all three: the low task takes the lock at its start" });
+    CS_US: Int = Setting::int(Tunable { name: "wl.cs_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "2000", unit: "us", help: "the low task's critical section (CPU time holding the lock)" });
+    HOG_US: Int = Setting::int(Tunable { name: "wl.hog_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "8000", unit: "us", help: "each hog's run per period (CPU time); hogs arrive a quarter into the section, one per hart" });
+    HIGH_CS_US: Int = Setting::int(Tunable { name: "wl.high_cs_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "200", unit: "us", help: "the high task's own time holding the lock; it asks half way into the low task's section" });
+    PERIODS: Int = Setting::int(Tunable { name: "wl.periods", kind: Kind::Int { min: 1, max: 10_000 }, default: "20", unit: "periods", help: "how many periods the tasks run" });
+    NEST: Int = Setting::int(Tunable { name: "wl.nest", kind: Kind::Int { min: 0, max: 2 }, default: "0", unit: "", help: "1: the low task, holding the lock, also waits for a second lock a fourth task (inner) holds: a chain of owners; 2: inner takes the two locks in the opposite order: a deadlock, which stops the kernel" });
+    RIVALS: Int = Setting::int(Tunable { name: "wl.rivals", kind: Kind::Int { min: 0, max: 8 }, default: "0", unit: "tasks", help: "fair tasks that ask for the lock one after another while the low task holds it (a sixteenth of its section apart from a quarter in), each holding it wl.high_cs_us" });
+}
+
 pub const SPEC: WorkloadSpec = WorkloadSpec {
     name: "inversion",
     help: "priority inversion (Mars Pathfinder): a real-time task waits for a lock a fair task holds while a medium-priority hog runs; compare lock.pi=0 and 1",
-    tunables: &[
-        Tunable { name: "wl.period_us", kind: Kind::Int { min: 1000, max: 1_000_000 }, default: "20000", unit: "us", help: "the period of all three: the low task takes the lock at its start" },
-        Tunable { name: "wl.cs_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "2000", unit: "us", help: "the low task's critical section (CPU time holding the lock)" },
-        Tunable { name: "wl.hog_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "8000", unit: "us", help: "each hog's run per period (CPU time); hogs arrive a quarter into the section, one per hart" },
-        Tunable { name: "wl.high_cs_us", kind: Kind::Int { min: 10, max: 1_000_000 }, default: "200", unit: "us", help: "the high task's own time holding the lock; it asks half way into the low task's section" },
-        Tunable { name: "wl.periods", kind: Kind::Int { min: 1, max: 10_000 }, default: "20", unit: "periods", help: "how many periods the tasks run" },
-        Tunable { name: "wl.nest", kind: Kind::Int { min: 0, max: 2 }, default: "0", unit: "", help: "1: the low task, holding the lock, also waits for a second lock a fourth task (inner) holds: a chain of owners; 2: inner takes the two locks in the opposite order: a deadlock, which stops the kernel" },
-        Tunable { name: "wl.rivals", kind: Kind::Int { min: 0, max: 8 }, default: "0", unit: "tasks", help: "fair tasks that ask for the lock one after another while the low task holds it (a sixteenth of its section apart from a quarter in), each holding it wl.high_cs_us" },
-    ],
-    spawn: |s: &Settings, sp: &mut Spawner| {
-        let us = |name| get(s, name) * 1000;
-        let (period, cs, hog, high_cs) = (us("wl.period_us"), us("wl.cs_us"), us("wl.hog_us"), us("wl.high_cs_us"));
-        let nest = get(s, "wl.nest") > 0;
+    tunables: TUNABLES,
+    spawn: |s: &Settings<'static>, sp: &mut Spawner| {
+        let us = |setting| get(s, setting) * 1000;
+        let (period, cs, hog, high_cs) = (us(&PERIOD_US), us(&CS_US), us(&HOG_US), us(&HIGH_CS_US));
+        let nest = get(s, &NEST) > 0;
         if cs * (1 + nest as u64) + hog + high_cs >= period {
             return Err(ArgError::Invalid("wl.period_us", "must exceed wl.cs_us (twice with wl.nest=1) + wl.hog_us + wl.high_cs_us (one period's work on one hart)"));
         }
-        let periods = get(s, "wl.periods");
+        let periods = get(s, &PERIODS);
         let m = sp.mutex()? as u64;
         let (inner, low_start) = if nest { (sp.mutex()? as u64, cs / 8) } else { (NO_MUTEX, 0) };
         let rt = |p| Params { class: Class::Fifo(p), ..Params::FAIR };
         sp.spawn_with(rt(HIGH_PRIO), "high", None, periodic, &[period, cs / 2, high_cs, periods, m, NO_MUTEX])?;
         sp.spawn_with(Params::FAIR, "low", None, periodic, &[period, low_start, cs, periods, m, inner])?;
-        for h in 0..s.smp() {
+        for h in 0..harts(s) {
             sp.spawn_with(rt(HOG_PRIO), "hog", Some(h), periodic, &[period, cs / 4, hog, periods, NO_MUTEX, NO_MUTEX])?;
         }
-        match get(s, "wl.nest") {
+        match get(s, &NEST) {
             1 => sp.spawn_with(Params::FAIR, "inner", None, periodic, &[period, 0, cs, periods, inner, NO_MUTEX]).map(drop)?,
             2 => sp.spawn_with(Params::FAIR, "inner", None, crossing, &[period, 0, cs, periods, inner, m]).map(drop)?,
             _ => {}
         }
-        for k in 0..get(s, "wl.rivals") {
+        for k in 0..get(s, &RIVALS) {
             sp.spawn_with(Params::FAIR, "rival", Some(k as usize), periodic, &[period, cs / 4 + k * cs / 16, high_cs, periods, m, NO_MUTEX])?;
         }
         Ok(())

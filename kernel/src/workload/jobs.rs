@@ -5,7 +5,7 @@
 //! declares its burst, as a batch job states its run time: SJF starts from it.
 
 use super::{Spawner, WorkloadSpec, get};
-use crate::args::{Kind, Settings, Tunable};
+use runqueue_settings::{ArgError, Int, Kind, List, Setting, Settings, Tunable, tunables};
 use crate::dispatch::iteration_done;
 use crate::task::{Args, Params};
 use crate::work::{INSNS_PER_US, spin};
@@ -14,49 +14,57 @@ use runqueue_policies::lottery::SplitMix64;
 /// A job counts one iteration per millisecond of its burst.
 const UNIT_US: u64 = 1000;
 
+tunables! {
+    const BURSTS_TUNABLES;
+    BURST_MS: List = Setting::list(Tunable {
+    name: "wl.burst_ms",
+    kind: Kind::List { min: 1, max: 60_000 },
+    default: "24,3,3",
+    unit: "ms",
+    help: "the CPU burst of each task, in creation order (one task per value)",
+});
+}
+
 pub const BURSTS: WorkloadSpec = WorkloadSpec {
     name: "bursts",
     help: "one CPU burst per task, then exit (batch jobs); arrivals with arrive_ms=",
-    tunables: &[Tunable {
-        name: "wl.burst_ms",
-        kind: Kind::List { min: 1, max: 60_000 },
-        default: "24,3,3",
-        unit: "ms",
-        help: "the CPU burst of each task, in creation order (one task per value)",
-    }],
-    spawn: |s: &Settings, sp: &mut Spawner| {
-        for (i, &ms) in s.list("wl.burst_ms").as_slice().iter().enumerate() {
+    tunables: BURSTS_TUNABLES,
+    spawn: |s: &Settings<'static>, sp: &mut Spawner| {
+        for (i, &ms) in s.get(&BURST_MS).as_slice().iter().enumerate() {
             spawn_job(sp, i, ms as u64 * 1000, 0)?;
         }
         Ok(())
     },
 };
 
+tunables! {
+    const ARRIVALS_TUNABLES;
+    JOBS: Int = Setting::int(Tunable { name: "wl.jobs", kind: Kind::Int { min: 1, max: 60 }, default: "40", unit: "jobs", help: "number of jobs" });
+    GAP_US: Int = Setting::int(Tunable {
+        name: "wl.gap_us",
+        kind: Kind::Int { min: 0, max: 1_000_000 },
+        default: "10000",
+        unit: "us",
+        help: "mean time between arrivals (each gap uniform in 0..2x this); the first job arrives at 0",
+    });
+    BURST_US: Int = Setting::int(Tunable {
+        name: "wl.burst_us",
+        kind: Kind::Int { min: 100, max: 1_000_000 },
+        default: "7000",
+        unit: "us",
+        help: "mean CPU burst of a job (each uniform in 0.5x..1.5x this)",
+    });
+}
+
 pub const ARRIVALS: WorkloadSpec = WorkloadSpec {
     name: "arrivals",
     help: "a steady stream of batch jobs: gaps between arrivals and bursts drawn from seed=",
-    tunables: &[
-        Tunable { name: "wl.jobs", kind: Kind::Int { min: 1, max: 60 }, default: "40", unit: "jobs", help: "number of jobs" },
-        Tunable {
-            name: "wl.gap_us",
-            kind: Kind::Int { min: 0, max: 1_000_000 },
-            default: "10000",
-            unit: "us",
-            help: "mean time between arrivals (each gap uniform in 0..2x this); the first job arrives at 0",
-        },
-        Tunable {
-            name: "wl.burst_us",
-            kind: Kind::Int { min: 100, max: 1_000_000 },
-            default: "7000",
-            unit: "us",
-            help: "mean CPU burst of a job (each uniform in 0.5x..1.5x this)",
-        },
-    ],
-    spawn: |s: &Settings, sp: &mut Spawner| {
-        let (gap, burst) = (get(s, "wl.gap_us"), get(s, "wl.burst_us"));
-        let mut rng = SplitMix64(get(s, "seed"));
+    tunables: ARRIVALS_TUNABLES,
+    spawn: |s: &Settings<'static>, sp: &mut Spawner| {
+        let (gap, burst) = (get(s, &GAP_US), get(s, &BURST_US));
+        let mut rng = SplitMix64(get(s, &runqueue_machine_settings::SEED));
         let mut arrive_us = 0;
-        for i in 0..get(s, "wl.jobs") as usize {
+        for i in 0..get(s, &JOBS) as usize {
             if i > 0 {
                 arrive_us += rng.next() % (2 * gap + 1);
             }
@@ -66,7 +74,7 @@ pub const ARRIVALS: WorkloadSpec = WorkloadSpec {
     },
 };
 
-fn spawn_job(sp: &mut Spawner, i: usize, burst_us: u64, arrive_ns: u64) -> Result<(), crate::args::ArgError> {
+fn spawn_job(sp: &mut Spawner, i: usize, burst_us: u64, arrive_ns: u64) -> Result<(), ArgError<'static>> {
     let params = Params { burst_ns: burst_us * 1000, arrive_ns, ..Params::FAIR };
     sp.spawn_with(params, "job", Some(i), job, &[burst_us * INSNS_PER_US]).map(|_| ())
 }

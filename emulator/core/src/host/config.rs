@@ -4,10 +4,8 @@
 
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
-
-/// Most host CPUs: one more than the most harts, for a housekeeping CPU.
-pub const MAX_HOST_CPUS: u32 = 9;
+use runqueue_machine_settings::host::{self as words, Chrt, Preset};
+use runqueue_settings::Settings;
 
 /// A host thread's scheduling policy, as `chrt` sets it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,101 +129,72 @@ impl HostConfig {
         if self.cpus == 0 { harts as u32 + 1 } else { self.cpus }
     }
 
-    /// Reads `host=` and the `host.*` words (and `seed=`) from `bootargs`. Any `host.*` word
-    /// without `host=` starts from `host=untuned`; with `host=bare` it is an error, as is an
-    /// unknown word, a bad value, a word given twice, or a CPU the host does not have.
-    pub fn parse(bootargs: &str, harts: usize) -> Result<HostConfig, String> {
-        let words: Vec<(&str, &str)> = bootargs.split_ascii_whitespace().filter_map(|w| w.split_once('=')).collect();
-        let mut base = HostConfig::BARE;
-        let preset = words.iter().find(|(k, _)| *k == "host").map(|(_, v)| *v);
-        let knobs: Vec<&(&str, &str)> = words.iter().filter(|(k, _)| k.starts_with("host.")).collect();
-        match preset {
-            None if knobs.is_empty() => {}
-            None | Some("untuned") => base = HostConfig::UNTUNED,
-            Some("tuned") => base = HostConfig::tuned(harts),
-            Some("bare") => {
-                if let Some((k, _)) = knobs.first() {
-                    return Err(format!("{k}: host=bare has no host to set; use host=untuned or host=tuned"));
-                }
-            }
-            Some(other) => return Err(format!("host={other}: the host is bare, untuned or tuned")),
+    /// The host `host=` and the `host.*` words ask for (and `seed=`, which seeds its noise).
+    /// Any `host.*` word without `host=` starts from `host=untuned`; with `host=bare` it is an
+    /// error, as is a priority without a real-time policy or a CPU the host does not have.
+    pub fn from_settings(s: &Settings, harts: usize) -> Result<HostConfig, String> {
+        let knob = s.first_given(&words::TABLE[1..]);
+        let mut host = match (s.is_given(&words::HOST), s.get(&words::HOST), knob) {
+            (false, _, None) | (true, Preset::Bare, None) => HostConfig::BARE,
+            (true, Preset::Bare, Some(k)) => return Err(format!("{k}: host=bare has no host to set; use host=untuned or host=tuned")),
+            (false, _, Some(_)) | (true, Preset::Untuned, _) => HostConfig::UNTUNED,
+            (true, Preset::Tuned, _) => HostConfig::tuned(harts),
+        };
+        host.seed = s.get(&runqueue_machine_settings::SEED) as u64;
+        if s.is_given(&words::CPUS_COUNT) {
+            host.cpus = s.get(&words::CPUS_COUNT) as u32;
         }
-        if let Some((_, seed)) = words.iter().find(|(k, _)| *k == "seed") {
-            base.seed = seed.parse().unwrap_or(0);
-        }
-        let mut seen: Vec<&str> = Vec::new();
-        let mut prio = None;
-        for &&(key, value) in &knobs {
-            if seen.contains(&key) {
-                return Err(format!("{key} is given twice"));
-            }
-            seen.push(key);
-            let set = match key {
-                "host.vcpu_prio" => number(value, 1, 99).map(|p| prio = Some(p as u8)),
-                _ => base.set(key, value),
+        if let Some(chrt) = s.get(&words::VCPU) {
+            // A real-time policy keeps the preset's priority, or 99 as seed 000 used.
+            let prio = host.vcpu.rt_prio().unwrap_or(99);
+            host.vcpu = match chrt {
+                Chrt::Other => Policy::Other,
+                Chrt::Fifo => Policy::Fifo(prio),
+                Chrt::Rr => Policy::Rr(prio),
             };
-            set.map_err(|why| format!("{key}={value}: {why}"))?;
         }
-        if let Some(p) = prio {
-            base.vcpu = match base.vcpu {
+        if let Some(pin) = s.get(&words::PIN) {
+            host.pin = pin;
+        }
+        for (setting, mask) in [
+            (&words::ISOLCPUS, &mut host.isolcpus),
+            (&words::NOHZ_FULL, &mut host.nohz_full),
+            (&words::RCU_NOCBS, &mut host.rcu_nocbs),
+            (&words::IRQ_AFFINITY, &mut host.irq_affinity),
+        ] {
+            if s.is_given(setting) {
+                *mask = s.get(setting);
+            }
+        }
+        if let Some(throttle) = s.get(&words::RT_THROTTLE) {
+            host.rt_throttle = throttle;
+        }
+        if let Some(poll) = s.get(&words::IDLE) {
+            host.idle_poll = poll;
+        }
+        if let Some(rt) = s.get(&words::KERNEL) {
+            host.rt_kernel = rt;
+        }
+        for (setting, value) in [(&words::CSTATE_US, &mut host.cstate_us), (&words::EXIT_NS, &mut host.exit_ns), (&words::HOGS, &mut host.hogs), (&words::GUESTS, &mut host.guests)] {
+            if s.is_given(setting) {
+                *value = s.get(setting) as u32;
+            }
+        }
+        for (setting, flag) in [(&words::DIRECT_IRQ, &mut host.direct_irq), (&words::NOISE, &mut host.noise)] {
+            if s.is_given(setting) {
+                *flag = s.get(setting) == 1;
+            }
+        }
+        if s.is_given(&words::VCPU_PRIO) {
+            let p = s.get(&words::VCPU_PRIO) as u8;
+            host.vcpu = match host.vcpu {
                 Policy::Other => return Err("host.vcpu_prio: a priority needs host.vcpu=fifo or host.vcpu=rr".into()),
                 Policy::Fifo(_) => Policy::Fifo(p),
                 Policy::Rr(_) => Policy::Rr(p),
             };
         }
-        if words.iter().filter(|(k, _)| *k == "host").count() > 1 {
-            return Err("host is given twice".into());
-        }
-        base.check(harts)?;
-        Ok(base)
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        // `preset`: as `host=` has it (the page's default for the knobs the presets decide).
-        if value == "preset" && ["host.vcpu", "host.pin", "host.rt_throttle", "host.idle", "host.kernel"].contains(&key) {
-            return Ok(());
-        }
-        match key {
-            "host.cpus" => self.cpus = number(value, 0, MAX_HOST_CPUS)?,
-            "host.vcpu" => {
-                // A real-time policy keeps the preset's priority, or 99 as seed 000 used.
-                let prio = self.vcpu.rt_prio().unwrap_or(99);
-                self.vcpu = match value {
-                    "other" => Policy::Other,
-                    "fifo" => Policy::Fifo(prio),
-                    "rr" => Policy::Rr(prio),
-                    _ => return Err("the vCPU threads' policy is other, fifo or rr".into()),
-                }
-            }
-            "host.pin" => self.pin = flag(value)?,
-            "host.isolcpus" => self.isolcpus = cpu_list(value)?,
-            "host.nohz_full" => self.nohz_full = cpu_list(value)?,
-            "host.rcu_nocbs" => self.rcu_nocbs = cpu_list(value)?,
-            "host.irq_affinity" => self.irq_affinity = cpu_list(value)?,
-            "host.rt_throttle" => self.rt_throttle = flag(value)?,
-            "host.idle" => {
-                self.idle_poll = match value {
-                    "halt" => false,
-                    "poll" => true,
-                    _ => return Err("an idle host CPU halts or polls".into()),
-                }
-            }
-            "host.kernel" => {
-                self.rt_kernel = match value {
-                    "stock" => false,
-                    "rt" => true,
-                    _ => return Err("the host kernel is stock or rt (PREEMPT_RT)".into()),
-                }
-            }
-            "host.cstate_us" => self.cstate_us = number(value, 0, 10_000)?,
-            "host.exit_ns" => self.exit_ns = number(value, 0, 100_000)?,
-            "host.direct_irq" => self.direct_irq = flag(value)?,
-            "host.hogs" => self.hogs = number(value, 0, 16)?,
-            "host.guests" => self.guests = number(value, 0, 16)?,
-            "host.noise" => self.noise = flag(value)?,
-            _ => return Err(format!("unknown host setting; the host's are {}", KNOBS.join(", "))),
-        }
-        Ok(())
+        host.check(harts)?;
+        Ok(host)
     }
 
     /// Settings that name CPUs must name CPUs the host has, and leave one for housekeeping.
@@ -251,44 +220,4 @@ impl HostConfig {
         }
         Ok(())
     }
-}
-
-const KNOBS: [&str; 17] = [
-    "host.cpus",
-    "host.vcpu",
-    "host.vcpu_prio",
-    "host.pin",
-    "host.isolcpus",
-    "host.nohz_full",
-    "host.rcu_nocbs",
-    "host.irq_affinity",
-    "host.rt_throttle",
-    "host.idle",
-    "host.kernel",
-    "host.cstate_us",
-    "host.exit_ns",
-    "host.direct_irq",
-    "host.hogs",
-    "host.guests",
-    "host.noise",
-];
-
-fn number(value: &str, min: u32, max: u32) -> Result<u32, String> {
-    match value.parse::<u32>() {
-        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) && (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!("a whole number from {min} to {max}")),
-    }
-}
-
-fn flag(value: &str) -> Result<bool, String> {
-    match value {
-        "0" => Ok(false),
-        "1" => Ok(true),
-        _ => Err("0 or 1".into()),
-    }
-}
-
-/// `1,2,3`: a CPU mask (the kernel's lists, as `isolcpus=` has them).
-fn cpu_list(value: &str) -> Result<u32, String> {
-    value.split(',').filter(|c| !c.is_empty()).try_fold(0u32, |mask, c| Ok(mask | 1 << number(c, 0, MAX_HOST_CPUS - 1)?))
 }

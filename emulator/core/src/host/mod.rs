@@ -14,14 +14,14 @@ mod sched;
 pub use config::{HostConfig, Policy};
 
 use crate::{MAX_HARTS, NS_PER_INSTRUCTION};
-use config::MAX_HOST_CPUS;
+use runqueue_machine_settings::host::MAX_CPUS as MAX_HOST_CPUS;
+use alloc::vec::Vec;
+use noise::Irq;
+use sched::{Role, Thread};
 
 /// Most host threads: the vCPUs, hogs and other guests (16 each at most), and the host kernel's
 /// own, up to five per CPU.
 const MAX_THREADS: usize = MAX_HARTS + 32 + 5 * MAX_HOST_CPUS as usize;
-use alloc::vec::Vec;
-use noise::Irq;
-use sched::{Role, Thread};
 
 /// Ticks in `us` microseconds.
 const fn us(us: u64) -> u64 {

@@ -1,11 +1,11 @@
 //! The modelled host: its settings' parser, steal that matches the host's scheduling (a vCPU
 //! sharing its CPU with a hog runs half the time at SCHED_OTHER and all of it at SCHED_FIFO,
 //! until RT throttling takes 50 ms of the second), traced steal that adds up, determinism
-//! from the seed, and snapshots refused rather than restored without the host's state.
+//! from the seed.
 
 use super::enc::*;
 use super::util::*;
-use crate::{Config, HostConfig, HostPolicy, Machine, MachineOptions, Stop};
+use crate::{HostConfig, HostPolicy, Machine, MachineOptions, Stop};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -23,9 +23,7 @@ fn spinner(iterations: i64) -> Vec<u8> {
 
 /// mtime ticks the spinner took, and the trace, under `bootargs`.
 fn spin(iterations: i64, bootargs: &str) -> (u64, String) {
-    let options = MachineOptions::parse(bootargs).unwrap();
-    let config = Config { bootargs: bootargs.into(), host: options.host, ..Config::default() };
-    let mut m = Machine::new(config, &spinner(iterations)).unwrap();
+    let mut m = Machine::boot(&spinner(iterations), &MachineOptions::parse(bootargs).unwrap()).unwrap();
     assert_eq!(m.run(1 << 31), Stop::Exit(0));
     (m.reg(0, S1 as usize), String::from_utf8(m.take_trace()).unwrap())
 }
@@ -48,13 +46,13 @@ fn presets_and_knobs_parse_and_bad_ones_say_why() {
     assert_eq!((knob.enabled, knob.vcpu, knob.hogs, knob.seed), (true, HostPolicy::Rr(5), 2, 7), "a knob alone starts from untuned");
     for (bad, why) in [
         ("host=bare host.hogs=1", "host=bare has no host"),
-        ("host=cloud", "bare, untuned or tuned"),
+        ("host=cloud", "bad value 'cloud' for host: expected one of: bare, untuned, tuned"),
         ("host.vcpu_prio=5", "needs host.vcpu=fifo"),
         ("host.isolcpus=1 host.cpus=2 host.nohz_full=0,1", "one must stay for housekeeping"),
         ("host.isolcpus=5", "CPUs 0 to 1"),
         ("host.hogs=1 host.hogs=2", "given twice"),
-        ("host.warp=1", "unknown host setting"),
-        ("host.pin=yes", "0 or 1"),
+        ("host.warp=1", "unknown argument 'host.warp'"),
+        ("host.pin=yes", "expected one of: preset, 0, 1"),
     ] {
         let e = MachineOptions::parse(bad).unwrap_err().to_string();
         assert!(e.contains(why), "{bad}: {e}");
@@ -105,12 +103,3 @@ fn the_noise_is_the_seeds() {
     assert!(off.is_empty(), "trace=off keeps host events out too");
 }
 
-#[test]
-fn a_snapshot_of_a_machine_with_a_host_is_refused_on_restore() {
-    let options = MachineOptions::parse("host=untuned").unwrap();
-    let config = Config { bootargs: "host=untuned".into(), host: options.host, ..Config::default() };
-    let mut m = Machine::new(config, &spinner(1000)).unwrap();
-    let state = m.save_state();
-    let e = m.restore_state(&state).unwrap_err().to_string();
-    assert!(e.contains("modelled host"), "{e}");
-}

@@ -1,10 +1,9 @@
 //! Whole-machine behaviour: atomics, self-modifying code, page-straddling instructions, idle
-//! skipping, determinism across harts and budgets, and save/restore.
+//! skipping, determinism across harts and budgets.
 
 use super::enc::*;
 use super::util::*;
 use crate::{Config, Exec, Machine, Stop};
-use alloc::string::ToString;
 use alloc::vec::Vec;
 
 #[test]
@@ -238,44 +237,6 @@ fn reference_mode_takes_interrupts_where_the_fast_mode_does() {
         };
         assert_eq!(run(Exec::Reference), run(Exec::Fast), "padding {pad}");
     }
-}
-
-#[test]
-fn save_and_restore_resume_identically() {
-    let elf = racing_harts();
-    let config = Config { harts: 2, quantum: 97, ..Config::default() };
-    let mut m = Machine::new(config.clone(), &elf).unwrap();
-    assert_eq!(m.run(4321), Stop::Budget);
-    let before = m.take_console();
-    let state = m.save_state();
-    let finish_from = |m: &mut Machine| {
-        assert_eq!(m.run(u64::MAX), Stop::Exit(0));
-        (m.take_console(), m.instret(), m.time_ns(), m.pc(1), m.reg(1, 7))
-    };
-    let first = finish_from(&mut m);
-    let mut other = Machine::new(Config::default(), &good_exit()).unwrap();
-    other.restore_state(&state).unwrap();
-    assert_eq!(other.harts(), 2);
-    assert_eq!(finish_from(&mut other), first);
-    let mut whole = before;
-    whole.extend_from_slice(&first.0);
-    assert_eq!(whole, run_sliced(&elf, u64::MAX).0);
-
-    // Bad states are refused and leave the machine as it was.
-    let mut m = Machine::new(Config::default(), &good_exit()).unwrap();
-    for bad in [&b"nonsense"[..], &state[..state.len() - 1], &[state.as_slice(), b"x"].concat()] {
-        assert!(m.restore_state(bad).is_err());
-    }
-    let mut wrong_version = state.clone();
-    wrong_version[8] = 99;
-    assert!(m.restore_state(&wrong_version).unwrap_err().to_string().contains("version 99"));
-    assert_eq!(m.run(1000), Stop::Exit(3));
-}
-
-fn good_exit() -> Vec<u8> {
-    let mut a = Asm::default();
-    a.exit(3);
-    elf(RAM, &a.bytes, 0, &[])
 }
 
 /// A hart that sleeps mid-quantum wakes at its deadline, not at its next turn, while another
