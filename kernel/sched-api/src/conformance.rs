@@ -37,6 +37,19 @@ fn sorted(mut tids: [Tid; 64], n: usize) -> [Tid; 64] {
     tids
 }
 
+/// `spec`'s policy with tasks 1 to 3 queued, the one it picked first charged for having run
+/// `ran` ns on hart 0 (still off its queue, as the running task is), and that task.
+fn three_queued_one_ran<P: Scheduler>(spec: &SchedSpec<P>, ran: u64) -> (P, Task) {
+    let mut p = build(spec);
+    for tid in 1..=3 {
+        p.enqueue(&task(tid), Enqueue::New, 0);
+    }
+    let first = p.pick_next(0, 0, &|_| true).unwrap_or_else(|| panic!("{}: picked nothing of three tasks", spec.name));
+    let running = Task { hart: Some(0), stint_ns: ran, ..task(first) };
+    p.charge(&running, ran, ran);
+    (p, running)
+}
+
 /// Every queued task is picked exactly once, and then none.
 pub fn every_queued_task_is_picked_once<P: Scheduler>(spec: &SchedSpec<P>) {
     let mut p = build(spec);
@@ -63,14 +76,9 @@ pub fn only_allowed_tasks_are_picked<P: Scheduler>(spec: &SchedSpec<P>) {
 
 /// A task that blocked is not picked until it wakes, and is picked after it woke.
 pub fn a_blocked_task_waits_for_its_wakeup<P: Scheduler>(spec: &SchedSpec<P>) {
-    let mut p = build(spec);
+    let (mut p, running) = three_queued_one_ran(spec, MS);
     let p: &mut dyn Scheduler = &mut p;
-    for tid in 1..=3 {
-        p.enqueue(&task(tid), Enqueue::New, 0);
-    }
-    let first = p.pick_next(0, 0, &|_| true).unwrap_or_else(|| panic!("{}: picked nothing of three tasks", spec.name));
-    let running = Task { hart: Some(0), stint_ns: MS, ..task(first) };
-    p.charge(&running, MS, MS);
+    let first = running.tid;
     p.block(&running, MS);
     let (others, n) = drain(p, MS, &|_| true, 2);
     assert!(!others[..n].contains(&first), "{}: task {first} was picked while it slept", spec.name);
@@ -80,14 +88,9 @@ pub fn a_blocked_task_waits_for_its_wakeup<P: Scheduler>(spec: &SchedSpec<P>) {
 
 /// A task that exited is never picked again; the others still are.
 pub fn an_exited_task_is_never_picked<P: Scheduler>(spec: &SchedSpec<P>) {
-    let mut p = build(spec);
+    let (mut p, running) = three_queued_one_ran(spec, MS);
     let p: &mut dyn Scheduler = &mut p;
-    for tid in 1..=3 {
-        p.enqueue(&task(tid), Enqueue::New, 0);
-    }
-    let first = p.pick_next(0, 0, &|_| true).unwrap_or_else(|| panic!("{}: picked nothing of three tasks", spec.name));
-    let running = Task { hart: Some(0), stint_ns: MS, ..task(first) };
-    p.charge(&running, MS, MS);
+    let first = running.tid;
     p.exit(&running);
     let (others, n) = drain(p, MS, &|_| true, 2);
     assert_eq!(n, 2, "{}: after task {first} exited, picked {:?} of the other two", spec.name, &others[..n]);
@@ -97,14 +100,9 @@ pub fn an_exited_task_is_never_picked<P: Scheduler>(spec: &SchedSpec<P>) {
 /// A task that ran and went back to the queue (yielded, or preempted) is picked again, once.
 pub fn a_requeued_task_comes_back_once<P: Scheduler>(spec: &SchedSpec<P>) {
     for why in [Enqueue::Yielded, Enqueue::Preempted] {
-        let mut p = build(spec);
+        let (mut p, running) = three_queued_one_ran(spec, 2 * MS);
         let p: &mut dyn Scheduler = &mut p;
-        for tid in 1..=3 {
-            p.enqueue(&task(tid), Enqueue::New, 0);
-        }
-        let first = p.pick_next(0, 0, &|_| true).unwrap_or_else(|| panic!("{}: picked nothing of three tasks", spec.name));
-        let running = Task { hart: Some(0), stint_ns: 2 * MS, ..task(first) };
-        p.charge(&running, 2 * MS, 2 * MS);
+        let first = running.tid;
         p.enqueue(&task(first), why, 2 * MS);
         let (all, n) = drain(p, 2 * MS, &|_| true, 3);
         assert_eq!(&sorted(all, n)[..n], &[1, 2, 3], "{}: after task {first} went back ({why:?}), picked {:?}", spec.name, &all[..n]);

@@ -23,7 +23,7 @@ fn spinner(iterations: i64) -> Vec<u8> {
 
 /// mtime ticks the spinner took, and the trace, under `bootargs`.
 fn spin(iterations: i64, bootargs: &str) -> (u64, String) {
-    let mut m = Machine::boot(&spinner(iterations), &MachineOptions::parse(bootargs).unwrap()).unwrap();
+    let mut m = Machine::boot(&spinner(iterations), None, &MachineOptions::parse(bootargs).unwrap()).unwrap();
     assert_eq!(m.run(1 << 31), Stop::Exit(0));
     (m.reg(0, S1 as usize), String::from_utf8(m.take_trace()).unwrap())
 }
