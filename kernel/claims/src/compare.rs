@@ -215,3 +215,32 @@ impl Comparison {
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Comparison, Within};
+
+    #[test]
+    fn a_known_divergence_passes_while_it_diverges() {
+        let mut c = Comparison::new("case");
+        c.figure("share", "points", 60.0, 50.0, Within::Abs(2.0)).known("why");
+        c.check();
+    }
+
+    #[test]
+    #[should_panic(expected = "marked a known divergence, but within its tolerance now")]
+    fn a_known_divergence_that_agrees_again_fails() {
+        let mut c = Comparison::new("case");
+        c.figure("share", "points", 51.0, 50.0, Within::Abs(2.0)).known("why");
+        c.check();
+    }
+
+    #[test]
+    #[should_panic(expected = "share: ours 60 points, Linux 50 points")]
+    fn a_figure_out_of_its_tolerance_fails() {
+        let mut c = Comparison::new("case");
+        c.figure("share", "points", 60.0, 50.0, Within::Abs(2.0));
+        c.figure("other", "", 1.0, 1.0, Within::Rel(0.1)).known_if(false, "not this pair");
+        c.check();
+    }
+}
