@@ -1,7 +1,8 @@
 //! Batch jobs, the textbooks' model of scheduling metrics: each task is one CPU burst that
 //! never yields or sleeps, then exits. `bursts` takes the bursts from a list, so the classic
 //! examples (24, 3 and 3 ms: the convoy effect) run as printed, with arrivals from
-//! `arrive_ms=`; `arrivals` draws a steady stream of jobs from `seed=` (Little's law). Each job
+//! `arrive_ms=` or, finer, `wl.arrive_us` (homework puts arrivals half way between two ticks,
+//! where no hand calculation has to guess which comes first); `arrivals` draws a steady stream of jobs from `seed=` (Little's law). Each job
 //! declares its burst, as a batch job states its run time: SJF starts from it.
 
 use super::{Spawner, WorkloadSpec, get};
@@ -17,16 +18,27 @@ const UNIT_US: u64 = 1000;
 pub const BURSTS: WorkloadSpec = WorkloadSpec {
     name: "bursts",
     help: "one CPU burst per task, then exit (batch jobs); arrivals with arrive_ms=",
-    tunables: &[Tunable {
-        name: "wl.burst_ms",
-        kind: Kind::List { min: 1, max: 60_000 },
-        default: "24,3,3",
-        unit: "ms",
-        help: "the CPU burst of each task, in creation order (one task per value)",
-    }],
+    tunables: &[
+        Tunable {
+            name: "wl.burst_ms",
+            kind: Kind::List { min: 1, max: 60_000 },
+            default: "24,3,3",
+            unit: "ms",
+            help: "the CPU burst of each task, in creation order (one task per value)",
+        },
+        Tunable {
+            name: "wl.arrive_us",
+            kind: Kind::List { min: 0, max: 60_000_000 },
+            default: "0",
+            unit: "us",
+            help: "arrival of each task in creation order, in microseconds after the workload starts (finer than arrive_ms=, which overrides it); tasks past the list arrive at once",
+        },
+    ],
     spawn: |s: &Settings, sp: &mut Spawner| {
+        let arrive_us = s.list("wl.arrive_us");
         for (i, &ms) in s.list("wl.burst_ms").as_slice().iter().enumerate() {
-            spawn_job(sp, i, ms as u64 * 1000, 0)?;
+            let arrive_ns = arrive_us.as_slice().get(i).map_or(0, |&us| us as u64 * 1000);
+            spawn_job(sp, i, ms as u64 * 1000, arrive_ns)?;
         }
         Ok(())
     },
