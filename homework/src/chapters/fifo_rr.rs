@@ -1,4 +1,4 @@
-//! Chapter 3, FIFO and Round Robin: batch jobs (`workload=bursts`) under `sched=fifo` or
+//! Chapter 3, FIFO and Round Robin: batch jobs (`workload=timed-bursts`) under `sched=fifo` or
 //! `sched=rr` with a slice of a few ms. Easy: FIFO, three jobs arriving together. Medium:
 //! Round Robin, three jobs together. Hard: four or five jobs arriving over a few ms, under
 //! Round Robin (or FIFO).

@@ -90,7 +90,7 @@ pub fn list(values: &[u64]) -> String {
 /// later (`rule-overhead`).
 pub const TIME: Tolerance = Tolerance { abs: 1.0, rel: 0.05 };
 
-/// `count` batch jobs (`workload=bursts`): bursts in whole ms; the first arrives at 0, each
+/// `count` batch jobs (`workload=timed-bursts`): bursts in whole ms; the first arrives at 0, each
 /// other at 0 or half way between two ticks up to `spread` ms (0: all together).
 pub struct Jobs {
     pub burst: Vec<u64>,
@@ -112,7 +112,7 @@ impl Jobs {
 
     /// The kernel's words for these jobs after `sched` and its tunables.
     pub fn words(&self) -> Vec<(&'static str, String)> {
-        vec![("workload", String::from("bursts")), ("wl.burst_ms", list(&self.burst)), (ARRIVALS, list(&self.arrive_us))]
+        vec![("workload", String::from("timed-bursts")), ("wl.burst_ms", list(&self.burst)), (ARRIVALS, list(&self.arrive_us))]
     }
 
     /// The jobs as the hand calculation takes them.

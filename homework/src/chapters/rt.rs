@@ -1,4 +1,4 @@
-//! Chapter 9, real time: batch jobs (`workload=bursts`) given SCHED_FIFO or SCHED_RR
+//! Chapter 9, real time: batch jobs (`workload=timed-bursts`) given SCHED_FIFO or SCHED_RR
 //! priorities with `rtprio=` (and `rtpolicy=rr`, `rt.rr_slice_ms=`), some left in the fair
 //! class below them (run by `sched=fifo`, so they take turns only when no real-time task
 //! runs). Easy: SCHED_FIFO, distinct priorities. Medium: two share a priority, and a fair task.

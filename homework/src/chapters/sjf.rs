@@ -1,5 +1,5 @@
-//! Chapter 4, shortest job first: batch jobs (`workload=bursts`, each declaring its burst) under
-//! `sched=sjf`, non-preemptive or, with `sjf.preempt=1`, preemptive (STCF). Easy: SJF, jobs
+//! Chapter 4, shortest job first: batch jobs (`workload=timed-bursts`, each declaring its burst)
+//! under `sched=sjf`, non-preemptive or, with `sjf.preempt=1`, preemptive (STCF). Easy: SJF, jobs
 //! arriving together. Medium: SJF with arrivals over a few ms. Hard: STCF with arrivals.
 
 use super::{Chapter, Draft, Jobs, any_task, as_by_hand, q_avg_turnaround, q_order, q_response, q_running, q_turnaround};
