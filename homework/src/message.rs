@@ -27,22 +27,10 @@ impl Message {
         Message { key, parts: parts.iter().map(|(name, value)| (*name, value.to_string())).collect() }
     }
 
-    /// The message in English. One pass over the template, so a part holding `{name}` stays.
+    /// The message in English (a part holding `{name}` stays as it is).
     pub fn english(&self) -> String {
-        let mut rest = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
-        let mut out = String::new();
-        while let Some(open) = rest.find('{') {
-            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
-            let name = rest.get(open + 1..close).unwrap_or("");
-            out.push_str(&rest[..open]);
-            match self.parts.iter().find(|(n, _)| *n == name) {
-                Some((_, value)) => out.push_str(value),
-                None => out.push_str(rest.get(open..=close).unwrap_or(&rest[open..])),
-            }
-            rest = rest.get(close + 1..).unwrap_or("");
-        }
-        out.push_str(rest);
-        out
+        let template = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
+        runqueue_report::template::fill(template, &self.parts)
     }
 
     /// `{"key": ..., "parts": {name: value}, "en": english}`, for the page.
@@ -77,28 +65,15 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("col-task", "task"),
     ("col-arrive", "arrives at (ms)"),
     ("col-burst", "needs (ms of CPU)"),
-    ("col-nice", "nice"),
-    ("col-weight", "weight"),
     ("col-prio", "priority"),
-    ("col-policy", "policy"),
-    ("col-tickets", "tickets"),
-    ("col-period", "period = deadline (ms)"),
-    ("col-work", "work per job (ms)"),
-    ("col-kind", "kind"),
-    ("col-loop", "loop"),
-    ("kind-hog", "never sleeps"),
-    ("kind-io", "works {work} ms, then sleeps {sleep} ms"),
     ("fair-class", "fair (CFS)"),
-    ("idle", "nobody: the hart is idle"),
     ("tolerance-time", "(in ms; right within {abs} ms or {rel} %, whichever is more)"),
     ("tolerance-exact", "(exact)"),
     ("tolerance-number", "(right within {abs} {unit})"),
-    ("tolerance-percent", "(in %; right within {abs} percentage points)"),
     ("answer-order", "Give the names in order, separated by commas."),
     ("answer-choice", "One of: {choices}."),
     // Rules every problem on one hart states.
     ("rule-machine", "One hart. The workload starts at time 0 and times are in ms from then; a tick comes every 1 ms, at 0, 1, 2, ... ms, and tasks arrive at 0 or half way between two ticks (0.5, 1.5, ... ms)."),
-    ("rule-machine-smp", "{harts} harts, each with its own run queue; a tick every 1 ms on each. The workload starts at time 0; times are in ms from then."),
     ("rule-overhead", "The kernel's own work (ticks, switches, the trace) adds about 2 % to every task's run time and a few µs to each switch, so the kernel's figures are a little later than a hand calculation: answers within the stated tolerance of the kernel's count as right."),
     ("rule-tie-creation", "Tasks that arrive together are queued in the order of the table. A task finishes as long after its turn began as it had work left."),
     ("rule-fifo", "FIFO: the task at the front of the queue runs until it finishes; a task that arrives goes to the back."),
@@ -129,7 +104,6 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("q-running", "Which task runs at {t} ms?"),
     ("q-avg-turnaround", "What is the average turnaround time of all the tasks?"),
     ("q-avg-response", "What is the average response time of all the tasks?"),
-    ("q-wait", "How long does {task} wait in the run queue in all?"),
     ("q-level", "At which level is {task} at {t} ms?"),
     ("q-reaches", "When does {task} reach level {level}?"),
     // Steps of the worked answers.
@@ -140,7 +114,6 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("s-average", "({terms}) / {n} = {value} ms."),
     ("s-level", "{task} moved to levels {moves}; at {t} ms it was at level {level}."),
     ("s-reaches", "{task} moved to level {level} at {t} ms."),
-    ("s-wait", "{task} was runnable but not running for {value} ms (its turnaround {turnaround} ms less its {cpu} ms of CPU)."),
 ];
 
 #[cfg(test)]

@@ -53,7 +53,6 @@ pub struct Tolerance {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
     Ms,
-    Percent,
     /// Plain counts, levels, harts.
     Count,
 }
@@ -62,7 +61,6 @@ impl Unit {
     fn name(self) -> &'static str {
         match self {
             Unit::Ms => "ms",
-            Unit::Percent => "%",
             Unit::Count => "",
         }
     }
@@ -96,7 +94,6 @@ impl Answer {
     pub fn tolerance(&self) -> Message {
         match self {
             Answer::Number { unit: Unit::Ms, tol, .. } => msg!("tolerance-time", abs = fmt_num(tol.abs), rel = fmt_num(tol.rel * 100.0)),
-            Answer::Number { unit: Unit::Percent, tol, .. } => msg!("tolerance-percent", abs = fmt_num(tol.abs)),
             Answer::Number { tol, unit, .. } if tol.abs > 0.0 => msg!("tolerance-number", abs = fmt_num(tol.abs), unit = unit.name()),
             Answer::Number { .. } => msg!("tolerance-exact"),
             Answer::Choice { choices, .. } => msg!("answer-choice", choices = choices.join(", ")),

@@ -123,8 +123,8 @@ fn the_same_seed_gives_the_same_bytes_and_students_differ() {
     let sheet = ["homework", "--chapter", "sjf", "--seed", "5", "--count", "3", "--answers"];
     let (a, b) = (runqueue(&sheet), runqueue(&sheet));
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
-    assert_eq!(a.stdout, b.stdout);
-    let json = |who: &str| runqueue(&["homework", "--chapter", "mlfq", "--student", who, "--json"]).stdout;
+    assert_eq!(String::from_utf8_lossy(&a.stdout), String::from_utf8_lossy(&b.stdout));
+    let json = |who: &str| String::from_utf8(runqueue(&["homework", "--chapter", "mlfq", "--student", who, "--json"]).stdout).unwrap();
     assert_eq!(json("Ada Lovelace"), json("  ada  LOVELACE"));
     assert_ne!(json("Ada Lovelace"), json("Grace Hopper"));
 }

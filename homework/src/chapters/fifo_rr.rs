@@ -3,7 +3,7 @@
 //! Round Robin, three jobs together. Hard: four or five jobs arriving over a few ms, under
 //! Round Robin (or FIFO).
 
-use super::{Chapter, Draft, Jobs, any_task, as_by_hand, q_avg_response, q_avg_turnaround, q_order, q_response, q_running, q_turnaround};
+use super::{Chapter, Draft, Jobs, as_by_hand, batch_questions, q_avg_response, q_avg_turnaround};
 use crate::hand::Policy;
 use crate::problem::Question;
 use crate::rng::Rng;
@@ -59,19 +59,6 @@ fn draft(level: Level, rng: &mut Rng) -> Draft {
 fn ask(level: Level, draft: &Draft, run: &Run, rng: &mut Rng) -> Result<Vec<Question>, Ambiguous> {
     let q = draft.param("q");
     let turns = as_by_hand(run, if q > 0 { Policy::Rr { q } } else { Policy::Fifo }, &draft.jobs)?;
-    let first = any_task(run, rng);
-    let mut second = any_task(run, rng);
-    while second == first || (second == 1 && level != Level::Hard) {
-        second = any_task(run, rng);
-    }
-    let mut qs = vec![q_order(run), q_turnaround(run, first), q_response(run, second)];
-    match level {
-        Level::Easy => qs.push(q_avg_turnaround(run)),
-        Level::Medium => qs.push(q_running(run, rng, &turns)?),
-        Level::Hard => {
-            qs.push(q_running(run, rng, &turns)?);
-            qs.push(q_avg_response(run));
-        }
-    }
-    Ok(qs)
+    // The first task's response is 0 when all arrive together: asked only with arrivals.
+    batch_questions(level, run, rng, &turns, |tid| tid != 1 || level == Level::Hard, q_avg_turnaround, q_avg_response)
 }

@@ -245,6 +245,27 @@ pub fn q_reaches_level(run: &Run, rng: &mut Rng) -> Result<Question, Ambiguous> 
     Ok(Question { slot: "reaches-level", prompt: msg!("q-reaches", task = name, level = level), answer: Answer::time(at, TIME), steps })
 }
 
+/// The batch chapters' questions: the finish order, one task's turnaround and another's
+/// response time (`second_ok` says which may be asked), and by level: the average `easy`
+/// asks, which task runs at a time, and both for `hard`.
+pub fn batch_questions(level: Level, run: &Run, rng: &mut Rng, turns: &[hand::Turn], second_ok: impl Fn(u32) -> bool, easy: fn(&Run) -> Question, hard: fn(&Run) -> Question) -> Result<Vec<Question>, Ambiguous> {
+    let first = any_task(run, rng);
+    let mut second = any_task(run, rng);
+    while second == first || !second_ok(second) {
+        second = any_task(run, rng);
+    }
+    let mut qs = vec![q_order(run), q_turnaround(run, first), q_response(run, second)];
+    match level {
+        Level::Easy => qs.push(easy(run)),
+        Level::Medium => qs.push(q_running(run, rng, turns)?),
+        Level::Hard => {
+            qs.push(q_running(run, rng, turns)?);
+            qs.push(hard(run));
+        }
+    }
+    Ok(qs)
+}
+
 /// Exact: levels, counts.
 pub const EXACT: Tolerance = Tolerance { abs: 0.0, rel: 0.0 };
 

@@ -2,7 +2,7 @@
 //! under `sched=sjf`, non-preemptive or, with `sjf.preempt=1`, preemptive (STCF). Easy: SJF, jobs
 //! arriving together. Medium: SJF with arrivals over a few ms. Hard: STCF with arrivals.
 
-use super::{Chapter, Draft, Jobs, any_task, as_by_hand, q_avg_turnaround, q_order, q_response, q_running, q_turnaround};
+use super::{Chapter, Draft, Jobs, as_by_hand, batch_questions, q_avg_turnaround};
 use crate::hand::Policy;
 use crate::problem::Question;
 use crate::rng::Rng;
@@ -42,20 +42,6 @@ fn draft(level: Level, rng: &mut Rng) -> Draft {
 
 fn ask(level: Level, draft: &Draft, run: &Run, rng: &mut Rng) -> Result<Vec<Question>, Ambiguous> {
     let turns = as_by_hand(run, if draft.param("stcf") == 1 { Policy::Stcf } else { Policy::Sjf }, &draft.jobs)?;
-    let first = any_task(run, rng);
-    let mut second = any_task(run, rng);
-    while second == first {
-        second = any_task(run, rng);
-    }
-    let mut qs = vec![q_order(run), q_turnaround(run, first), q_response(run, second)];
-    match level {
-        Level::Easy => qs.push(q_avg_turnaround(run)),
-        Level::Medium => qs.push(q_running(run, rng, &turns)?),
-        Level::Hard => {
-            qs.push(q_running(run, rng, &turns)?);
-            qs.push(q_avg_turnaround(run));
-        }
-    }
-    Ok(qs)
+    batch_questions(level, run, rng, &turns, |_| true, q_avg_turnaround, q_avg_turnaround)
 }
 
