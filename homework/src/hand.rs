@@ -202,11 +202,12 @@ pub fn schedule(policy: Policy, jobs: &[Job]) -> Option<Vec<Turn>> {
                 _ => {
                     // The work ends as long after the turn's start as it had left: after the
                     // arrivals at a half ms, after the tick at a whole ms. But a turn begun at a
-                    // half ms whose work ends at a whole ms ends within µs of that tick.
+                    // half ms whose work ends at a whole ms ends within µs of that tick: which
+                    // comes first decides the schedule when another task waits for that tick.
                     if let Some(r) = &running
                         && r.start.half as i64 + s.left[r.job].halves == half as i64
                     {
-                        if r.start.half % 2 == 1 && half % 2 == 0 && ticks_matter {
+                        if r.start.half % 2 == 1 && half % 2 == 0 && ticks_matter && s.queues.iter().any(|q| !q.is_empty()) {
                             return None;
                         }
                         let r = running.take()?;
@@ -390,8 +391,8 @@ mod tests {
     fn stcf_preempts_an_arrival_shorter_than_what_is_left() {
         assert_eq!(turns(Policy::Stcf, &[(0.0, 8), (1.5, 3)]), Some(alloc::vec![(0, 0.0, 1.5), (1, 1.5, 4.5), (0, 4.5, 11.0)]));
         // Where limits are checked at ticks, work resumed at a half ms that ends at a whole ms
-        // ends within µs of the tick: no hand schedule.
-        assert_eq!(turns(Policy::Mlfq { levels: 2 }, &[(0.0, 8), (2.5, 1)]), None);
+        // ends within µs of the tick; when no other task waits for that tick, it does not matter.
+        assert_eq!(turns(Policy::Mlfq { levels: 2 }, &[(0.0, 8), (2.5, 1)]), Some(alloc::vec![(0, 0.0, 2.5), (1, 2.5, 3.5), (0, 3.5, 9.0)]));
         assert_eq!(turns(Policy::Stcf, &[(0.0, 4), (1.5, 3)]), Some(alloc::vec![(0, 0.0, 4.0), (1, 4.0, 7.0)]));
         // 4 ms left of a turn begun at 1.5 ms, when a 4 ms task arrives at 3.5: a tie.
         assert_eq!(turns(Policy::Stcf, &[(0.0, 1), (1.5, 6), (3.5, 4)]), None);

@@ -1,8 +1,8 @@
 //! Chapter 5, the multi-level feedback queue: batch jobs under `sched=mlfq` with three or four
 //! levels whose quantum and allotment are 1, 2, 4, ... ms (the kernel's defaults, OSTEP's
 //! `-a 1`), without a priority boost (the hand rules do not place one as the kernel does yet).
-//! Easy: jobs arriving together. Medium: arrivals over a few ms. Hard: four levels, four
-//! longer jobs.
+//! Easy: jobs arriving together. Medium: arrivals over a few ms. Hard: four levels and longer
+//! jobs (three: with four, most draws left some step of the hand rules to the kernel's µs).
 
 use super::{Chapter, Draft, Jobs, any_task, as_by_hand, q_level_at, q_order, q_reaches_level, q_running, q_turnaround};
 use crate::hand::Policy;
@@ -20,7 +20,7 @@ fn draft(level: Level, rng: &mut Rng) -> Draft {
     let (count, spread, levels) = match level {
         Level::Easy => (rng.range(2, 3) as usize, 0, 3),
         Level::Medium => (3, 5, 3),
-        Level::Hard => (4, 6, 4),
+        Level::Hard => (3, 6, 4),
     };
     let jobs = Jobs::draw(rng, count, if level == Level::Hard { (3, 12) } else { (2, 9) }, spread);
     let mut words = vec![("sched", "mlfq".to_string()), ("mlfq.levels", levels.to_string()), ("mlfq.boost_ms", "0".to_string())];

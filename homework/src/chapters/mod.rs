@@ -234,7 +234,10 @@ pub fn q_reaches_level(run: &Run, rng: &mut Rng) -> Result<Question, Ambiguous> 
         .result
         .tasks
         .iter()
-        .filter_map(|t| run.events_of(t.tid).find(|e| e.kind == Kind::State && e.num("lvl") == Some(level as i64)).map(|e| (t.tid, e.time_ns)))
+        .filter_map(|t| run.events_of(t.tid).find(|e| e.kind == Kind::State && e.num("lvl") == Some(level as i64)).map(|e| (t.tid, e.time_ns, t.finish_ns)))
+        // A move within µs of the task's exit may be the tick's or not: by hand it is unclear.
+        .filter(|&(_, at, finish)| at + 2 * MARGIN_NS < finish)
+        .map(|(tid, at, _)| (tid, at))
         .collect();
     if reached.is_empty() {
         return Err(Ambiguous);
