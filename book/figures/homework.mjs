@@ -124,7 +124,7 @@ export function problemMarkdown(p, lang) {
   });
   out.push(`<details><summary>${w.schedule}</summary>`, "");
   for (const s of p.scheduleText) out.push(`- ${say(s)}`);
-  out.push("", say({ key: "command-line", parts: { args: `\`${p.args}\``, lead: (p.leadUs / 1000).toFixed(2) }, en: "" }), "", "</details>", "");
+  out.push("", say(p.commandLine), "", "</details>", "");
   out.push(fill(w.yours, { chapter: p.chapter }), "");
   return out.join("\n");
 }

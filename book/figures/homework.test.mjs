@@ -37,6 +37,7 @@ test("the page's block folds every answer and the kernel's schedule", () => {
       { prompt: m("q-turnaround", { task: "job0" }, "Turnaround of job0?"), tolerance: m("tolerance-exact", {}, "(exact)"), answer: { text: "4.08" }, steps: [] },
     ],
     scheduleText: [m("stint", { from: "0.02", to: "1.02", task: "job1", hart: "0", why: "finished" }, "0.02-1.02 ms: job1 on hart 0 (finished)")],
+    commandLine: m("command-line", { args: "`sched=sjf`", lead: "0.50" }, "The kernel's command line: `sched=sjf`."),
   };
   for (const [lang, answer] of [["en", "Answer"], ["zh", "答案"]]) {
     const text = problemMarkdown(problem, lang);
@@ -48,4 +49,6 @@ test("the page's block folds every answer and the kernel's schedule", () => {
     assert.ok(text.includes("--chapter sjf"), lang);
   }
   assert.ok(problemMarkdown(problem, "zh").includes("0.02-1.02 ms：job1 在硬件线程 0 上（完成）"));
+  assert.ok(problemMarkdown(problem, "en").includes("The kernel's command line: `sched=sjf`."));
+  assert.ok(problemMarkdown(problem, "zh").includes("内核的命令行：`sched=sjf`。其中的到达时间比表中晚 0.50 ms"));
 });

@@ -5,7 +5,6 @@
 use crate::Problem;
 use crate::message::Message;
 use crate::msg;
-use alloc::format;
 use alloc::string::String;
 use core::fmt::Write;
 
@@ -42,7 +41,7 @@ pub fn problem(p: &Problem, n: usize, answers: bool) -> String {
         for s in p.schedule_text() {
             let _ = writeln!(out, "- {}", s.english());
         }
-        let _ = writeln!(out, "\n{}", msg!("command-line", args = format!("`{}`", p.args), lead = crate::run::ms(p.lead_us * 1000)).english());
+        let _ = writeln!(out, "\n{}", p.command_line().english());
     }
     out
 }

@@ -226,6 +226,11 @@ impl Problem {
         self.schedule.iter().map(|(s, name)| msg!("stint", from = ms(s.from), to = ms(s.to), task = name, hart = s.hart, why = why(&s.why).english())).collect()
     }
 
+    /// The kernel's command line, and how its arrivals differ from the table's.
+    pub fn command_line(&self) -> Message {
+        msg!("command-line", args = format!("`{}`", self.args), lead = ms(self.lead_us * 1000))
+    }
+
     pub fn to_json(&self) -> Value {
         let msgs = |list: &[Message]| Value::Array(list.iter().map(Message::to_json).collect());
         let questions: Vec<Value> = self
@@ -247,6 +252,7 @@ impl Problem {
             "questions": questions,
             "schedule": schedule,
             "scheduleText": msgs(&self.schedule_text()),
+            "commandLine": self.command_line().to_json(),
         })
     }
 }
