@@ -1,13 +1,14 @@
 //! Homework whose answers come from the kernel. For each policy chapter a generator draws a
 //! small workload from a seed (a student's name or id, or an instructor's number), states the
 //! rules a student needs to work it by hand, and asks questions; the kernel then runs that very
-//! workload, and every answer is read from its RESULT line and trace. Nothing here models a
-//! policy: a draw whose run leaves a question ambiguous (two events a hair apart that the
-//! stated rules order the other way) is refused and the next one drawn.
+//! workload, and every answer is read from its RESULT line and trace. No answer comes from a
+//! model: `hand.rs` works the stated rules by hand only to refuse a draw whose run a student
+//! following them would not match (two events a hair apart that the rules order the other
+//! way), and the next one is drawn.
 //!
-//! Running the kernel is the caller's job (the CLI natively, the page's Worker in wasm), so
-//! this crate needs neither files nor an emulator: `no_std` + `alloc`, like the lab grader.
-//! The same seed gives the same problem and answers in both.
+//! Running the kernel is the caller's job (the CLI natively; the page's Worker could in wasm),
+//! so this crate needs neither files nor an emulator: `no_std` + `alloc`, like the lab grader.
+//! The same seed gives the same problem and answers.
 #![no_std]
 extern crate alloc;
 
