@@ -50,7 +50,7 @@ impl Job {
     /// do not place.
     fn arrive_half(&self) -> Option<u64> {
         let half = self.arrive_us / 500;
-        (self.arrive_us % 500 == 0 && (half == 0 || half % 2 == 1)).then_some(half)
+        (self.arrive_us.is_multiple_of(500) && (half == 0 || !half.is_multiple_of(2))).then_some(half)
     }
 }
 

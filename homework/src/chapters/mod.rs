@@ -29,8 +29,11 @@ pub struct Chapter {
     /// The book's chapter, for headings.
     pub title: &'static str,
     pub draft: fn(Level, &mut Rng) -> Draft,
-    pub ask: fn(Level, &Draft, &Run, &mut Rng) -> Result<Vec<Question>, Ambiguous>,
+    pub ask: Ask,
 }
+
+/// A chapter's questions about the kernel's run of a draft.
+pub type Ask = fn(Level, &Draft, &Run, &mut Rng) -> Result<Vec<Question>, Ambiguous>;
 
 pub const CHAPTERS: &[Chapter] = &[fifo_rr::CHAPTER, sjf::CHAPTER, mlfq::CHAPTER, rt::CHAPTER];
 
@@ -306,8 +309,8 @@ pub fn as_by_hand(run: &Run, policy: Policy, jobs: &[hand::Job]) -> Result<Vec<h
     }
     for (i, job) in jobs.iter().enumerate() {
         let task = run.task(i as u32 + 1);
-        let mine = turns.iter().filter(|t| t.job == i);
-        let (first, last) = (mine.clone().next().ok_or(Ambiguous)?, mine.last().ok_or(Ambiguous)?);
+        let mut mine = turns.iter().filter(|t| t.job == i);
+        let (first, last) = (mine.clone().next().ok_or(Ambiguous)?, mine.next_back().ok_or(Ambiguous)?);
         let arrive = job.arrive_us * 1000;
         let by_hand = [first.from * 500_000 - arrive, last.to * 500_000 - arrive];
         for (hand, kernel) in by_hand.into_iter().zip([task.response_ns, task.turnaround_ns]) {
