@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { anchored } from "./metrics.mjs";
 
 const run = promisify(execFile);
 
@@ -129,12 +130,12 @@ export function problemMarkdown(p, lang) {
   return out.join("\n");
 }
 
-/** Writes homework.<chapter>.md into `out` (English) and `out/zhDir` (Chinese). */
+/** Writes homework.<chapter>.md (anchor `problem`) into `out` (English) and `out/zhDir` (Chinese). */
 export async function writeHomework(cli, out, zhDir) {
   for (const { chapter, seed, level } of HOMEWORK) {
     const { stdout } = await run(cli, ["homework", "--chapter", chapter, "--seed", String(seed), "--level", level, "--json"]);
     const [problem] = JSON.parse(stdout);
-    fs.writeFileSync(path.join(out, `homework.${chapter}.md`), problemMarkdown(problem, "en"));
-    fs.writeFileSync(path.join(out, zhDir, `homework.${chapter}.md`), problemMarkdown(problem, "zh"));
+    fs.writeFileSync(path.join(out, `homework.${chapter}.md`), anchored({ problem: problemMarkdown(problem, "en") }));
+    fs.writeFileSync(path.join(out, zhDir, `homework.${chapter}.md`), anchored({ problem: problemMarkdown(problem, "zh") }));
   }
 }
