@@ -40,6 +40,7 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     jobs::BURSTS,
     jobs::ARRIVALS,
     inversion::SPEC,
+    jobs::TIMED_BURSTS,
 ];
 
 /// Creates a workload's tasks. The n-th task gets the n-th value of each per-task list on
