@@ -27,6 +27,7 @@ import { kernelCatalog } from "./kernel-catalog.mjs";
 import { cacheFolder, readEntry, runInputs, runKey, writeEntry } from "../../scripts/run-cache.mjs";
 import { targetDir } from "../../scripts/target-dir.mjs";
 import { ZH_DIR, localizeFigure } from "../i18n/figures-zh.mjs";
+import { writeHomework } from "./homework.mjs";
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -169,6 +170,8 @@ async function main() {
   for (const file of fs.readdirSync(OUT).filter((f) => f.endsWith(".md"))) {
     fs.writeFileSync(path.join(OUT, ZH_DIR, file), localizeFigure(fs.readFileSync(path.join(OUT, file), "utf8")));
   }
+  // Each chapter's generated problem, answered by the kernel, in both languages (homework.mjs).
+  await writeHomework(cli, OUT, ZH_DIR);
 
   const problems = checkIncludes(CHAPTERS, OUT);
   if (problems.length) throw new Error(`chapters include figures that were not generated:\n  ${problems.join("\n  ")}`);

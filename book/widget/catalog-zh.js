@@ -33,6 +33,7 @@ export const WORKLOADS = {
   deadline: "EDF（SCHED_DEADLINE）或速率单调固定优先级下的周期性任务：错过的截止时间",
   bursts: "每个任务一段 CPU 突发，然后退出（批处理作业）；用 arrive_ms= 设定到达时间",
   arrivals: "源源不断的批处理作业：到达间隔和突发长度由 seed= 抽取",
+  "timed-bursts": "每个任务一段 CPU 突发，然后退出（批处理作业），每个任务在自己的微秒时刻到达",
   inversion: "优先级反转（火星探路者号）：一个实时任务等待一个公平任务持有的锁，而一个中等优先级的占用 CPU 的任务正在运行；比较 lock.pi=0 和 1",
 };
 
@@ -205,6 +206,7 @@ export const TUNABLES = {
   "wl.class": "edf = SCHED_DEADLINE（运行时间 C，截止时间 = 周期 = T）；rm = SCHED_FIFO，周期越短优先级越高",
   "wl.burst_ms": "按创建顺序给出每个任务的 CPU 突发长度（每个值一个任务）",
   "wl.jobs": "作业数",
+  "wl.arrive_us": "按创建顺序给出每个任务的到达时间，单位 µs，从工作负载开始算起（列表之外的任务为 0）",
   "wl.gap_us": "相邻两次到达之间的平均间隔（每个间隔在 0 到它的 2 倍之间均匀分布）；第一个作业在 0 时刻到达",
   "wl.burst_us": "一个作业的平均 CPU 突发（每个在它的 0.5 到 1.5 倍之间均匀分布）",
 };

@@ -10,6 +10,7 @@ pub mod ftrace;
 pub mod linux;
 pub mod props;
 pub mod result;
+pub mod template;
 pub mod trace;
 
 pub use console::Split;

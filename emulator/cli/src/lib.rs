@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod bench_linux;
 pub mod grade;
+pub mod homework;
 pub mod inputs;
 pub mod linux;
 pub mod mutant;

@@ -2,7 +2,7 @@
 //! and measure the emulator's speed.
 
 use clap::{Parser, Subcommand};
-use runqueue::{Failure, bench, grade, run, settings, write_file};
+use runqueue::{Failure, bench, grade, homework, run, settings, write_file};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -21,6 +21,9 @@ enum Command {
     /// Grade a lab solution: build the kernel with it, run the lab's tests, score the traces.
     /// Exit code 0 only with full marks.
     Grade(grade::GradeArgs),
+    /// A chapter's homework problems (Markdown), seeded per student, each answered by the
+    /// kernel's own run of its workload; `--out DIR` writes sheets and answer keys apart.
+    Homework(homework::HomeworkArgs),
     /// Measure the emulator's speed on the benchmark guest, optionally beside peers.
     Bench(BenchArgs),
     /// Read a kernel command line as the book's page does and print, as JSON, what it sets and
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Grade(args) => grade::grade(&args),
         Command::Bench(args) => bench(&args),
+        Command::Homework(args) => homework::homework(&args),
         Command::Settings(args) => settings::settings(&args),
         Command::Inputs => {
             println!("{}", env!("RUNQUEUE_INPUTS"));

@@ -1,8 +1,10 @@
 //! Batch jobs, the textbooks' model of scheduling metrics: each task is one CPU burst that
 //! never yields or sleeps, then exits. `bursts` takes the bursts from a list, so the classic
 //! examples (24, 3 and 3 ms: the convoy effect) run as printed, with arrivals from
-//! `arrive_ms=`; `arrivals` draws a steady stream of jobs from `seed=` (Little's law). Each job
-//! declares its burst, as a batch job states its run time: SJF starts from it.
+//! `arrive_ms=`; `timed-bursts` the same with each arrival in µs (`wl.arrive_us`: the homework
+//! moves its arrivals by when the scheduler starts, so they fall half way between two ticks);
+//! `arrivals` draws a steady stream of jobs from `seed=` (Little's law). Each job declares its
+//! burst, as a batch job states its run time: SJF starts from it.
 
 use super::{Spawner, WorkloadSpec, get};
 use runqueue_settings::{ArgError, Int, Kind, List, Setting, Settings, Tunable, tunables};
@@ -32,6 +34,30 @@ pub const BURSTS: WorkloadSpec = WorkloadSpec {
     spawn: |s: &Settings<'static>, sp: &mut Spawner| {
         for (i, &ms) in s.get(&BURST_MS).as_slice().iter().enumerate() {
             spawn_job(sp, i, ms as u64 * 1000, 0)?;
+        }
+        Ok(())
+    },
+};
+
+/// A workload of its own rather than a tunable of `bursts`: reading one more list would add
+/// instructions to `bursts`'s boot and move every figure that runs it.
+const ARRIVE_US: Setting<List> = Setting::list(Tunable {
+    name: "wl.arrive_us",
+    kind: Kind::List { min: 0, max: 60_000_000 },
+    default: "0",
+    unit: "us",
+    help: "the arrival of each task in creation order, in µs after the workload's start (0 for tasks past the list)",
+});
+
+pub const TIMED_BURSTS: WorkloadSpec = WorkloadSpec {
+    name: "timed-bursts",
+    help: "one CPU burst per task, then exit (batch jobs), each arriving at its own µs",
+    tunables: &[BURST_MS.tunable, ARRIVE_US.tunable],
+    spawn: |s: &Settings<'static>, sp: &mut Spawner| {
+        let arrive_us = s.get(&ARRIVE_US);
+        for (i, &ms) in s.get(&BURST_MS).as_slice().iter().enumerate() {
+            let arrive_ns = arrive_us.as_slice().get(i).map_or(0, |&us| us as u64 * 1000);
+            spawn_job(sp, i, ms as u64 * 1000, arrive_ns)?;
         }
         Ok(())
     },

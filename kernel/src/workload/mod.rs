@@ -53,6 +53,7 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
     jobs::BURSTS,
     jobs::ARRIVALS,
     inversion::SPEC,
+    jobs::TIMED_BURSTS,
 ];
 
 /// Plans a workload's tasks (`plan` hands them over, `Plan::create` creates them when the

@@ -38,23 +38,10 @@ impl Message {
         Message { key, parts: parts.iter().map(|(name, value)| (*name, value.to_string())).collect() }
     }
 
-    /// The message in English, as the CLI prints it. One pass over the template, so a part
-    /// that happens to hold `{name}` (a student's panic message, say) stays as it is.
+    /// The message in English, as the CLI prints it (a part holding `{name}` stays as it is).
     pub fn english(&self) -> String {
-        let mut rest = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
-        let mut out = String::new();
-        while let Some(open) = rest.find('{') {
-            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
-            let name = rest.get(open + 1..close).unwrap_or("");
-            out.push_str(&rest[..open]);
-            match self.parts.iter().find(|(n, _)| *n == name) {
-                Some((_, value)) => out.push_str(value),
-                None => out.push_str(rest.get(open..=close).unwrap_or(&rest[open..])),
-            }
-            rest = rest.get(close + 1..).unwrap_or("");
-        }
-        out.push_str(rest);
-        out
+        let template = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
+        runqueue_report::template::fill(template, &self.parts)
     }
 
     /// `{"key": ..., "parts": {name: value}}`, for the page.

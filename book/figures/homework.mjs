@@ -1,0 +1,141 @@
+// The chapters' generated problems (`## Homework`): for each chapter with a generator, the
+// problem `runqueue homework` draws from one seed, answered by the kernel's run of its
+// workload, written as homework.<chapter>.md in English and in Chinese (the CLI's messages
+// come as keys and parts, worded here from ZH). Each answer folds until the reader opens it.
+
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { anchored } from "./metrics.mjs";
+
+const run = promisify(execFile);
+
+/** The chapters with a generator, and the seed and level the book shows. */
+export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "rt"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
+
+const ZH = {
+  "level-easy": "简单",
+  "level-medium": "中等",
+  "level-hard": "困难",
+  "rules-title": "规则",
+  "questions-title": "问题",
+  "schedule-title": "内核的调度",
+  "command-line": "内核的命令行：{args}。其中的到达时间比表中晚 {lead} ms：内核的调度器在工作负载的时钟开始后这么久才启动，题目的时间 0 就是这一刻，即第一个时钟节拍。",
+  stint: "{from}-{to} ms：{task} 在硬件线程 {hart} 上（{why}）",
+  "why-preempt": "被抢占",
+  "why-yield": "主动让出",
+  "why-sleep": "进入睡眠",
+  "why-block": "阻塞",
+  "why-exit": "完成",
+  "col-task": "任务",
+  "col-arrive": "到达时间（ms）",
+  "col-burst": "所需 CPU 时间（ms）",
+  "col-prio": "优先级",
+  "fair-class": "公平调度类（CFS）",
+  "tolerance-time": "（单位 ms；与内核的值相差不超过 {abs} ms 或 {rel} %（取较大者）即算正确）",
+  "tolerance-exact": "（须完全一致）",
+  "tolerance-number": "（相差不超过 {abs} {unit} 即算正确）",
+  "answer-order": "按顺序写出任务名，用逗号分隔。",
+  "answer-choice": "从以下选项中选一个：{choices}。",
+  "rule-machine": "一个硬件线程。工作负载在时间 0 开始，时间均以此后的 ms 计；每 1 ms 一个时钟节拍（0、1、2……ms），任务在 0 或两个节拍正中间（0.5、1.5……ms）到达。",
+  "rule-overhead": "内核自身的工作（时钟节拍、切换、跟踪）使每个任务的运行时间多出约 2 %，每次切换多出几 µs，所以内核的数值比手算稍晚：与内核的值相差在所述容差之内的答案算正确。",
+  "rule-tie-creation": "同时到达的任务按表中顺序排队。一个任务在其运行轮次开始后，经过它剩余的工作量那么长的时间完成。",
+  "rule-fifo": "FIFO：队首的任务一直运行到完成；新到达的任务排到队尾。",
+  "rule-rr": "时间片为 {q} ms 的时间片轮转：每个时钟节拍检查时间片，本轮已运行 {q} ms 的任务排到队尾，排在这期间到达的任务之后。",
+  "rule-tick-turn": "CPU 时间的限额（时间片、量子、配额）只在时钟节拍时检查：一轮在任务用满限额后的第一个节拍结束。从节拍开始的一轮（在 0、在节拍处被抢占之后，或有任务在那里完成时）在节拍后几 µs 才开始，所以 n ms 后的那个节拍时它运行的时间略少于 n ms：n ms 的限额在下一个节拍结束它，即 n + 1 ms 之后。从半毫秒处开始的一轮在两个节拍正中间用满 n ms，在下一个节拍结束，即 n + 0.5 ms 之后。",
+  "rule-sjf": "SJF：CPU 空闲时，等待中突发时间最短的任务运行，直到完成。",
+  "rule-stcf": "STCF（最短完成时间优先，sjf.preempt=1）：到达的任务若其突发时间短于正在运行任务的剩余时间（其突发时间减去已运行的时间），立即抢占它，被抢占的任务回到队列中等待。",
+  "rule-stcf-pick": "CPU 空闲时，等待中完整突发时间最短的任务运行：内核按声明的突发时间给等待的任务排序，抢占不会缩短它（与教科书中按剩余时间排序的 STCF 不同）。",
+  "rule-declared": "每个任务声明自己的突发时间，所以调度器知道它（内核的 sjf 从声明的突发时间开始预测）。",
+  "rule-mlfq": "有 {levels} 级的 MLFQ，0 级最高，{bottom} 级最低。在第 L 级，一轮最多持续 2^L ms（1、2、4……ms：量子）；一个任务在第 L 级的各轮中累计用满 2^L ms CPU（配额）后降到第 L + 1 级，若有其他任务在等待则立即让出 CPU；第 {bottom} 级的任务留在原级。有等待任务的最高一级先运行，同级任务按加入该级的顺序轮流；量子用完的任务排到本级队尾。新任务从 0 级开始；到达时级别高于正在运行任务的，立即抢占它。",
+  "rule-mlfq-no-boost": "没有优先级提升。",
+  "rule-rt": "实时任务先于所有公平任务运行，优先级高者先（99 最高）；到达时优先级高于正在运行任务的实时任务立即抢占它，被抢占的任务回到其优先级队列的队首。",
+  "rule-rt-fifo": "SCHED_FIFO：实时任务一直运行到完成或被更高优先级抢占；同一优先级的任务按到达顺序轮流。",
+  "rule-rt-rr": "量子为 {q} ms 的 SCHED_RR：用完量子（跨轮累计，直到用完）的任务，若同优先级有其他任务在等待，就排到该优先级队列的队尾，并获得新的量子；被更高优先级抢占的任务保留剩余的量子。",
+  "rule-rt-fair": "公平任务只在没有可运行的实时任务时运行；实时任务到达时立即抢占它，它在公平队列的队尾等待。",
+  "setup-jobs": "这些任务在 {policy} 下运行。每个任务需要 CPU 运行其突发时间，然后退出；都不睡眠。",
+  "setup-rt": "这些任务在一个硬件线程上运行，大多有实时优先级，也许有一个属于公平调度类。每个任务需要 CPU 运行其突发时间，然后退出；都不睡眠。",
+  "policy-fifo": "FIFO（先进先出）",
+  "policy-rr": "时间片轮转",
+  "policy-sjf": "SJF（最短作业优先，非抢占）",
+  "policy-stcf": "STCF（抢占式最短作业优先）",
+  "policy-mlfq": "MLFQ（多级反馈队列）",
+  "q-order": "任务按什么顺序完成？",
+  "q-turnaround": "{task} 的周转时间（从到达到完成）是多少？",
+  "q-response": "{task} 的响应时间（从到达到第一次运行）是多少？",
+  "q-running": "{t} ms 时哪个任务在运行？",
+  "q-avg-turnaround": "所有任务的平均周转时间是多少？",
+  "q-avg-response": "所有任务的平均响应时间是多少？",
+  "q-level": "{t} ms 时 {task} 在第几级？",
+  "q-reaches": "{task} 何时到达第 {level} 级？",
+  "s-finished": "{task} 在 {t} ms 完成。",
+  "s-turnaround": "{task} 在 {arrive} ms 到达，在 {finish} ms 完成：{finish} - {arrive} = {value} ms。",
+  "s-response": "{task} 在 {arrive} ms 到达，在 {first} ms 第一次运行：{first} - {arrive} = {value} ms。",
+  "s-running": "{t} ms 时内核正在运行 {task}，从 {from} 到 {to} ms。",
+  "s-average": "({terms}) / {n} = {value} ms。",
+  "s-level": "{task} 依次移到的级别：{moves}；{t} ms 时它在第 {level} 级。",
+  "s-reaches": "{task} 在 {t} ms 移到第 {level} 级。",
+};
+
+/** Parts that are English words the CLI already worded (policy names, why a stint ended). */
+const ZH_PARTS = {
+  "FIFO (first in, first out)": ZH["policy-fifo"],
+  "Round Robin": ZH["policy-rr"],
+  "SJF (shortest job first, non-preemptive)": ZH["policy-sjf"],
+  "STCF (preemptive shortest job first)": ZH["policy-stcf"],
+  "MLFQ (the multi-level feedback queue)": ZH["policy-mlfq"],
+  preempted: ZH["why-preempt"],
+  finished: ZH["why-exit"],
+};
+
+const WORDS = {
+  en: { heading: "A problem drawn from seed {seed} ({level})", stop: ". ", space: " ", answer: "Answer", schedule: "The kernel's schedule", yours: "Your own problems: `runqueue homework --chapter {chapter} --student \"your name\" --answers` draws them from your name, each answered by the kernel (docs/homework.md)." },
+  zh: { heading: "由种子 {seed} 生成的题目（{level}）", stop: "。", space: "", answer: "答案", schedule: "内核的调度", yours: "你自己的题目：`runqueue homework --chapter {chapter} --student \"你的名字\" --answers` 由你的名字生成，每道题都由内核作答（docs/homework.md）。" },
+};
+
+function fill(template, parts) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in parts ? parts[name] : whole));
+}
+
+/** A message of the CLI's JSON (`{key, parts, en}`) in `lang`. */
+export function word(message, lang) {
+  if (lang === "en") return message.en;
+  const template = ZH[message.key];
+  if (!template) throw new Error(`homework: no Chinese for the message ${message.key}`);
+  const parts = Object.fromEntries(Object.entries(message.parts).map(([k, v]) => [k, ZH_PARTS[v] ?? v]));
+  return fill(template, parts);
+}
+
+/** One problem (the CLI's `--json`) as the chapter's homework block in `lang`. */
+export function problemMarkdown(p, lang) {
+  const w = WORDS[lang];
+  const say = (m) => word(m, lang);
+  const level = say({ key: `level-${p.level}`, parts: {}, en: p.level });
+  const cell = (c) => (typeof c === "string" ? c : say(c));
+  const out = [`**${fill(w.heading, { seed: p.seed, level })}**${w.stop}${p.setup.map(say).join(w.space)}`, ""];
+  out.push(`| ${p.table.head.map(say).join(" | ")} |`, `|${" --- |".repeat(p.table.head.length)}`);
+  for (const row of p.table.rows) out.push(`| ${row.map(cell).join(" | ")} |`);
+  out.push("", `**${say({ key: "rules-title", parts: {}, en: "Rules" })}**`, "");
+  for (const r of p.rules) out.push(`- ${say(r)}`);
+  out.push("", `**${say({ key: "questions-title", parts: {}, en: "Questions" })}**`, "");
+  p.questions.forEach((q, i) => {
+    out.push(`${i + 1}. ${say(q.prompt)}${w.space}${say(q.tolerance)}`, "");
+    out.push(`   <details><summary>${w.answer}</summary>`, "", `   **${q.answer.text}**${w.stop}${q.steps.map(say).join(w.space)}`, "", "   </details>", "");
+  });
+  out.push(`<details><summary>${w.schedule}</summary>`, "");
+  for (const s of p.scheduleText) out.push(`- ${say(s)}`);
+  out.push("", say(p.commandLine), "", "</details>", "");
+  out.push(fill(w.yours, { chapter: p.chapter }), "");
+  return out.join("\n");
+}
+
+/** Writes homework.<chapter>.md (anchor `problem`) into `out` (English) and `out/zhDir` (Chinese). */
+export async function writeHomework(cli, out, zhDir) {
+  for (const { chapter, seed, level } of HOMEWORK) {
+    const { stdout } = await run(cli, ["homework", "--chapter", chapter, "--seed", String(seed), "--level", level, "--json"]);
+    const [problem] = JSON.parse(stdout);
+    fs.writeFileSync(path.join(out, `homework.${chapter}.md`), anchored({ problem: problemMarkdown(problem, "en") }));
+    fs.writeFileSync(path.join(out, zhDir, `homework.${chapter}.md`), anchored({ problem: problemMarkdown(problem, "zh") }));
+  }
+}

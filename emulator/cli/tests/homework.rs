@@ -1,0 +1,173 @@
+//! `runqueue homework` end to end: for many seeds of every chapter and level, each answer in
+//! the key is what a fresh run of the kernel on the problem's command line says (read here from
+//! its RESULT and trace, not through the homework crate's reading of them); the key's answer
+//! checks as right and a wrong one as wrong; the same seed gives the same bytes; bad input is
+//! refused with a clear message.
+
+use runqueue::homework::make;
+use runqueue::run::{KERNEL, execute};
+use runqueue_emu::MachineOptions;
+use runqueue_homework::{Answer, CHAPTERS, Level, Problem, Question};
+use runqueue_report::trace::{self, Event, Kind};
+use runqueue_report::{RunResult, console};
+use std::process::{Command, Output};
+
+/// Seeds per chapter and level (spread over the range a student's name gives): each problem
+/// costs a few kernel runs of a few ms.
+const SEEDS: u64 = 16;
+const SEED_STEP: u64 = 61_871_347;
+
+/// A fresh run of the problem's command line: its RESULT, and its events on the problem's
+/// clock (ns from its time 0, the workload's start plus the lead).
+fn rerun(p: &Problem) -> (RunResult, Vec<Event>) {
+    let options = MachineOptions::parse(&p.args).expect("the problem's command line");
+    let out = execute(KERNEL, &options, 1_000_000_000, |_| {}).expect("the kernel boots");
+    assert_eq!(out.exit, Some(0), "{}", p.args);
+    let split = console::split(&out.console);
+    let result = RunResult::parse(console::result_json(&split.console).expect("a RESULT line")).unwrap();
+    let mut events = trace::parse(&out.trace).unwrap();
+    events.extend(trace::parse(&split.trace).unwrap());
+    // Every task arrives by the timer at the workload's start plus its `wl.arrive_us`.
+    let first = &result.tasks[0];
+    let new = events.iter().find(|e| e.kind == Kind::New && e.tid == first.tid).unwrap();
+    let zero = new.time_ns - first.arrive_ns + p.lead_us * 1000;
+    for e in &mut events {
+        e.time_ns = e.time_ns.saturating_sub(zero);
+    }
+    events.sort_by_key(|e| e.time_ns);
+    (result, events)
+}
+
+fn part<'a>(q: &'a Question, name: &str) -> &'a str {
+    q.prompt.parts.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str()).unwrap_or_else(|| panic!("{} has no {name}", q.slot))
+}
+
+fn ns_of_ms(text: &str) -> u64 {
+    (text.parse::<f64>().unwrap() * 1e6).round() as u64
+}
+
+/// What the kernel's run says the answer to `q` is, as the key prints it.
+fn kernel_answer(q: &Question, result: &RunResult, events: &[Event]) -> String {
+    let ms = |ns: u64| format!("{:.2}", ns as f64 / 1e6);
+    let task = |name: &str| result.task(name).unwrap_or_else(|| panic!("no task {name}"));
+    let mean = |f: fn(&runqueue_report::TaskResult) -> u64| ms(result.tasks.iter().map(f).sum::<u64>() / result.tasks.len() as u64);
+    match q.slot {
+        "order" => {
+            let mut tasks: Vec<_> = result.tasks.iter().collect();
+            tasks.sort_by_key(|t| (t.finish_ns, t.tid));
+            tasks.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+        }
+        "turnaround" => ms(task(part(q, "task")).turnaround_ns),
+        "response" => ms(task(part(q, "task")).response_ns),
+        "avg-turnaround" => mean(|t| t.turnaround_ns),
+        "avg-response" => mean(|t| t.response_ns),
+        "running" => {
+            let t = ns_of_ms(part(q, "t"));
+            let last_in = events.iter().filter(|e| e.time_ns <= t && matches!(e.kind, Kind::In | Kind::Out)).last().unwrap();
+            assert_eq!(last_in.kind, Kind::In, "a task runs at {t}");
+            result.tasks.iter().find(|r| r.tid == last_in.tid).unwrap().name.clone()
+        }
+        "level" => {
+            let (tid, t) = (task(part(q, "task")).tid, ns_of_ms(part(q, "t")));
+            events.iter().filter(|e| e.tid == tid && e.time_ns <= t).filter_map(|e| e.num("lvl")).last().unwrap().to_string()
+        }
+        "reaches-level" => {
+            let (tid, level) = (task(part(q, "task")).tid, part(q, "level").parse::<i64>().unwrap());
+            ms(events.iter().find(|e| e.tid == tid && e.kind == Kind::State && e.num("lvl") == Some(level)).unwrap().time_ns)
+        }
+        other => panic!("no check for the question {other}"),
+    }
+}
+
+/// An answer the key must mark wrong: a number past its tolerance, another task, another order.
+fn wrong(answer: &Answer) -> String {
+    match answer {
+        Answer::Number { value, tol, .. } => format!("{}", value + tol.abs.max(tol.rel * value.abs()) + 0.5),
+        Answer::Choice { value, choices } => choices.iter().find(|c| *c != value).unwrap().clone(),
+        Answer::Order { value } => {
+            let mut v = value.clone();
+            v.rotate_left(1);
+            v.join(", ")
+        }
+    }
+}
+
+#[test]
+fn every_answer_is_the_kernels_and_only_it_is_marked_right() {
+    let mut questions = 0;
+    for chapter in CHAPTERS {
+        for level in Level::ALL {
+            for seed in (1..=SEEDS).map(|i| i * SEED_STEP % 1_000_000_000) {
+                let p = make(chapter, level, seed).unwrap_or_else(|e| panic!("{} {} {seed}: {e:?}", chapter.name, level.name()));
+                let what = format!("{} {} seed {seed} (`{}`)", chapter.name, level.name(), p.args);
+                let (result, events) = rerun(&p);
+                for q in &p.questions {
+                    assert_eq!(q.answer.text(), kernel_answer(q, &result, &events), "{what}: {}", q.prompt.english());
+                    assert_eq!(q.answer.check(&q.answer.text()), Ok(true), "{what}: {}", q.slot);
+                    let bad = wrong(&q.answer);
+                    if q.answer.text().split(", ").count() > 1 || !matches!(q.answer, Answer::Order { .. }) {
+                        assert_eq!(q.answer.check(&bad), Ok(false), "{what}: {} marked {bad:?} right", q.slot);
+                    }
+                    questions += 1;
+                }
+            }
+        }
+    }
+    assert!(questions >= CHAPTERS.len() * 3 * SEEDS as usize * 3, "{questions} questions");
+}
+
+fn runqueue(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runqueue")).args(args).output().expect("the runqueue binary runs")
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_and_students_differ() {
+    let sheet = ["homework", "--chapter", "sjf", "--seed", "5", "--count", "3", "--answers"];
+    let (a, b) = (runqueue(&sheet), runqueue(&sheet));
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(String::from_utf8_lossy(&a.stdout), String::from_utf8_lossy(&b.stdout));
+    let json = |who: &str| String::from_utf8(runqueue(&["homework", "--chapter", "mlfq", "--student", who, "--json"]).stdout).unwrap();
+    assert_eq!(json("Ada Lovelace"), json("  ada  LOVELACE"));
+    assert_ne!(json("Ada Lovelace"), json("Grace Hopper"));
+}
+
+#[test]
+fn out_writes_a_sheet_without_answers_and_a_key_per_student() {
+    let dir = std::env::temp_dir().join(format!("runqueue-homework-{}", std::process::id()));
+    let roster = dir.join("class.txt");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&roster, "# week 3\nAda Lovelace\n\nGrace Hopper\n").unwrap();
+    let out = runqueue(&["homework", "--chapter", "rr", "--roster", roster.to_str().unwrap(), "--count", "2", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for who in ["ada-lovelace", "grace-hopper"] {
+        let sheet = std::fs::read_to_string(dir.join(who).join("problems.md")).unwrap();
+        let key = std::fs::read_to_string(dir.join(who).join("answers.md")).unwrap();
+        assert_eq!(sheet.matches("## Problem").count(), 2, "{sheet}");
+        assert!(!sheet.contains("Answers, from the kernel's run"), "{sheet}");
+        assert_eq!(key.matches("Answers, from the kernel's run").count(), 2, "{key}");
+        assert!(key.starts_with(&sheet.lines().next().unwrap().replace("homework", "answer key")), "{key}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Asserts a refusal: exit code 125 (2 for what clap refuses), a message naming `needle`, no panic.
+fn assert_refused(args: &[&str], code: i32, needle: &str) {
+    let out = runqueue(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: expected {needle:?} in: {stderr}");
+    assert!(!stderr.contains("panicked") && out.stdout.is_empty(), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_input_is_refused_clearly() {
+    assert_refused(&["homework", "--chapter", "lottery", "--seed", "1"], 125, "unknown chapter 'lottery': choose one of fifo-rr, sjf, mlfq, rt");
+    assert_refused(&["homework", "--chapter", "sjf", "--seed", "abc"], 2, "invalid value 'abc' for '--seed <SEED>'");
+    assert_refused(&["homework", "--chapter", "sjf", "--seed", "-3"], 2, "unexpected argument '-3'");
+    assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--level", "expert"], 125, "unknown level 'expert'");
+    assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--count", "0"], 125, "--count must be at least 1");
+    assert_refused(&["homework", "--chapter", "sjf"], 125, "give --seed N, --student NAME or --roster FILE");
+    assert_refused(&["homework", "--chapter", "sjf", "--student", "  "], 125, "--student needs a name or id");
+    assert_refused(&["homework", "--chapter", "sjf", "--roster", "/nonexistent/class.txt"], 125, "cannot read the roster /nonexistent/class.txt");
+    assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--student", "Ada"], 2, "cannot be used with");
+}

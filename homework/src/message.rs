@@ -1,0 +1,138 @@
+//! What a problem says, as data: a key naming each sentence and the parts that vary (numbers
+//! and task names, already formatted). The CLI, the exports and an English page word it from
+//! [`ENGLISH`]; a Chinese page from its own table of the same keys
+//! (`book/widget/homework-text.js`, which `web/tests/homework-text.test.mjs` holds to this one).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub key: &'static str,
+    pub parts: Vec<(&'static str, String)>,
+}
+
+/// Builds a [`Message`]: `msg!("key", name = value, ...)`.
+#[macro_export]
+macro_rules! msg {
+    ($key:literal $(, $name:ident = $value:expr)* $(,)?) => {
+        $crate::message::Message::new($key, &[$((stringify!($name), &$value as &dyn core::fmt::Display)),*])
+    };
+}
+
+impl Message {
+    pub fn new(key: &'static str, parts: &[(&'static str, &dyn core::fmt::Display)]) -> Message {
+        debug_assert!(ENGLISH.iter().any(|(k, _)| *k == key), "no English for {key}");
+        Message { key, parts: parts.iter().map(|(name, value)| (*name, value.to_string())).collect() }
+    }
+
+    /// The message in English (a part holding `{name}` stays as it is).
+    pub fn english(&self) -> String {
+        let template = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
+        runqueue_report::template::fill(template, &self.parts)
+    }
+
+    /// `{"key": ..., "parts": {name: value}, "en": english}`, for the page.
+    pub fn to_json(&self) -> Value {
+        let parts: Map<String, Value> = self.parts.iter().map(|(n, v)| (n.to_string(), Value::String(v.clone()))).collect();
+        let mut m = Map::new();
+        m.insert("key".into(), Value::String(self.key.into()));
+        m.insert("parts".into(), Value::Object(parts));
+        m.insert("en".into(), Value::String(self.english()));
+        Value::Object(m)
+    }
+}
+
+/// Each message's English, its parts written `{name}`. Times are in ms unless a message says.
+pub const ENGLISH: &[(&str, &str)] = &[
+    // Headings and labels.
+    ("problem-title", "Problem {n}: {chapter}, {level} (seed {seed})"),
+    ("level-easy", "easy"),
+    ("level-medium", "medium"),
+    ("level-hard", "hard"),
+    ("rules-title", "Rules"),
+    ("questions-title", "Questions"),
+    ("answers-title", "Answers, from the kernel's run"),
+    ("schedule-title", "The kernel's schedule"),
+    ("command-line", "The kernel's command line: {args}. Its arrivals are {lead} ms later than the table's: the kernel's scheduler starts that long after its workload's clock, and the problem's time 0 is that start, the first tick."),
+    ("stint", "{from}-{to} ms: {task} on hart {hart} ({why})"),
+    ("why-preempt", "preempted"),
+    ("why-yield", "yielded"),
+    ("why-sleep", "went to sleep"),
+    ("why-block", "blocked"),
+    ("why-exit", "finished"),
+    ("col-task", "task"),
+    ("col-arrive", "arrives at (ms)"),
+    ("col-burst", "needs (ms of CPU)"),
+    ("col-prio", "priority"),
+    ("fair-class", "fair (CFS)"),
+    ("tolerance-time", "(in ms; right within {abs} ms or {rel} %, whichever is more)"),
+    ("tolerance-exact", "(exact)"),
+    ("tolerance-number", "(right within {abs} {unit})"),
+    ("answer-order", "Give the names in order, separated by commas."),
+    ("answer-choice", "One of: {choices}."),
+    // Rules every problem on one hart states.
+    ("rule-machine", "One hart. The workload starts at time 0 and times are in ms from then; a tick comes every 1 ms, at 0, 1, 2, ... ms, and tasks arrive at 0 or half way between two ticks (0.5, 1.5, ... ms)."),
+    ("rule-overhead", "The kernel's own work (ticks, switches, the trace) adds about 2 % to every task's run time and a few µs to each switch, so the kernel's figures are a little later than a hand calculation: answers within the stated tolerance of the kernel's count as right."),
+    ("rule-tie-creation", "Tasks that arrive together are queued in the order of the table. A task finishes as long after its turn began as it had work left."),
+    ("rule-fifo", "FIFO: the task at the front of the queue runs until it finishes; a task that arrives goes to the back."),
+    ("rule-rr", "Round Robin with a slice of {q} ms: the slice is checked at each tick, and a task that has run {q} ms in its turn goes to the back of the queue, behind any task that arrived meanwhile."),
+    ("rule-tick-turn", "Limits of CPU time (a slice, a quantum, an allotment) are checked only at ticks: a turn ends at the first tick at which the task has used the limit. A turn that starts at a tick (at 0, after a preemption at a tick, or when a task finishes there) starts a few µs after it, so at the tick n ms later it has run a hair less than n ms: a limit of n ms ends it at the following tick, after n + 1 ms. A turn that starts at a half ms reaches n ms half way between two ticks and ends at the next tick, after n + 0.5 ms."),
+    ("rule-sjf", "SJF: when the CPU is free, the waiting task with the shortest burst runs, to completion."),
+    ("rule-stcf", "STCF (shortest time to completion first, sjf.preempt=1): a task that arrives with a burst shorter than what the running task has left (its burst less what it has run) preempts it at once, and the preempted task waits in the queue."),
+    ("rule-stcf-pick", "When the CPU is free, the waiting task with the shortest whole burst runs: the kernel ranks waiting tasks by their declared burst, which a preemption does not shorten (unlike the textbook's STCF, which ranks by time left)."),
+    ("rule-declared", "Each task declares its burst, so the scheduler knows it (the kernel's sjf starts its prediction from the declared burst)."),
+    ("rule-mlfq", "MLFQ with {levels} levels, 0 the highest and {bottom} the lowest. At level L a turn lasts at most 2^L ms (1, 2, 4, ... ms: the quantum), and a task that has used 2^L ms of CPU at level L over all its turns there (the allotment) moves down to level L + 1 and, if another task waits, leaves the CPU at once; level {bottom} keeps its tasks. The highest level with a waiting task runs first, its tasks taking turns in the order they joined it; a task whose quantum ran out goes to the back of its level. New tasks start at level 0; one that arrives above the running task's level preempts it at once."),
+    ("rule-mlfq-no-boost", "There is no priority boost."),
+    ("rule-rt", "Real-time tasks run before every fair task, the highest priority first (99 is the highest); a real-time task that arrives with a higher priority than the running task's preempts it at once, and the preempted task goes back to the head of its priority's queue."),
+    ("rule-rt-fifo", "SCHED_FIFO: a real-time task runs until it finishes or a higher priority preempts it; tasks of one priority take turns in the order they arrived."),
+    ("rule-rt-rr", "SCHED_RR with a quantum of {q} ms: a task that has used its quantum (counted over its turns, until it is used up) goes to the back of its priority's queue if another task of that priority waits, and gets a fresh quantum; a task preempted by a higher priority keeps what is left of its quantum."),
+    ("rule-rt-fair", "The fair task runs only when no real-time task is runnable; a real-time arrival preempts it at once, and it waits at the back of the fair queue."),
+    // Setups.
+    ("setup-jobs", "These tasks run on {policy}. Each needs the CPU for its burst and then exits; none sleeps."),
+    ("setup-rt", "These tasks run on one hart, most with real-time priorities, perhaps one in the fair class. Each needs the CPU for its burst and then exits; none sleeps."),
+    ("policy-fifo", "FIFO (first in, first out)"),
+    ("policy-rr", "Round Robin"),
+    ("policy-sjf", "SJF (shortest job first, non-preemptive)"),
+    ("policy-stcf", "STCF (preemptive shortest job first)"),
+    ("policy-mlfq", "MLFQ (the multi-level feedback queue)"),
+    // Questions.
+    ("q-order", "In which order do the tasks finish?"),
+    ("q-turnaround", "What is the turnaround time of {task} (from its arrival to its finish)?"),
+    ("q-response", "What is the response time of {task} (from its arrival to its first run)?"),
+    ("q-running", "Which task runs at {t} ms?"),
+    ("q-avg-turnaround", "What is the average turnaround time of all the tasks?"),
+    ("q-avg-response", "What is the average response time of all the tasks?"),
+    ("q-level", "At which level is {task} at {t} ms?"),
+    ("q-reaches", "When does {task} reach level {level}?"),
+    // Steps of the worked answers.
+    ("s-finished", "{task} finished at {t} ms."),
+    ("s-turnaround", "{task} arrived at {arrive} ms and finished at {finish} ms: {finish} - {arrive} = {value} ms."),
+    ("s-response", "{task} arrived at {arrive} ms and first ran at {first} ms: {first} - {arrive} = {value} ms."),
+    ("s-running", "At {t} ms the kernel was running {task}, from {from} to {to} ms."),
+    ("s-average", "({terms}) / {n} = {value} ms."),
+    ("s-level", "{task} moved to levels {moves}; at {t} ms it was at level {level}."),
+    ("s-reaches", "{task} moved to level {level} at {t} ms."),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_placeholder_is_a_word_and_keys_are_unique() {
+        for (i, (key, text)) in ENGLISH.iter().enumerate() {
+            assert!(ENGLISH[..i].iter().all(|(k, _)| k != key), "{key} twice");
+            let mut rest = *text;
+            while let Some(open) = rest.find('{') {
+                let close = rest[open..].find('}').expect("closed") + open;
+                assert!(rest[open + 1..close].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{key}");
+                rest = &rest[close + 1..];
+            }
+        }
+        let m = msg!("q-running", t = "3.50");
+        assert_eq!(m.english(), "Which task runs at 3.50 ms?");
+        assert_eq!(msg!("s-finished", task = "{t}", t = 1).english(), "{t} finished at 1 ms.");
+    }
+}
