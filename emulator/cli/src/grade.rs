@@ -2,6 +2,7 @@
 //! core plus only that file in the lab slot, runs every test's workload under an instruction
 //! budget, and scores the traces with `runqueue-grader` (`docs/labs.md`).
 
+use crate::bounded::{self, Ended, Limits};
 use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
@@ -9,8 +10,8 @@ use runqueue_emu::{Config, MachineOptions};
 use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
 
 const TARGET: &str = "riscv64imac-unknown-none-elf";
 /// What the grader copies of the kernel: its core, the scheduler API, the kernel's own
@@ -48,6 +49,20 @@ pub struct GradeArgs {
     /// stopped and fails every test.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     pub build_timeout: u64,
+    /// MiB of memory (address space) the build may use, the compiler's included; a solution
+    /// that needs more is stopped and fails every test.
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub build_memory: u64,
+    /// MiB the build may write to any one file; a solution whose build writes more (a huge
+    /// static) is stopped and fails every test.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    pub build_file_size: u64,
+}
+
+impl GradeArgs {
+    fn limits(&self) -> Limits {
+        Limits { time: Duration::from_secs(self.build_timeout), memory: self.build_memory << 20, file_size: self.build_file_size << 20 }
+    }
 }
 
 pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
@@ -78,7 +93,7 @@ pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let source = String::from_utf8_lossy(&solution);
     let build = match crate::vet::vet(&source) {
         Err(refusal) => Build::Refused(refusal.to_string()),
-        Ok(()) => build_kernel(lab, &root, &cache, &solution, Duration::from_secs(args.build_timeout))?,
+        Ok(()) => build_kernel(lab, &root, &cache, &solution, args.limits())?,
     };
     let results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, &build)).collect();
     print!("{}", table(lab.name(), &results, hidden));
@@ -139,7 +154,7 @@ enum Build {
 
 /// Refreshes the cached kernel copy (files whose bytes changed only, so cargo rebuilds
 /// incrementally), puts the solution in the lab slot, and builds.
-fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], timeout: Duration) -> Result<Build, Failure> {
+fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], limits: Limits) -> Result<Build, Failure> {
     let io = |what: &str, e: std::io::Error| Failure::Input(format!("{what}: {e}"));
     let kernel = cache.join("kernel");
     for part in KERNEL_PARTS {
@@ -159,46 +174,13 @@ fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], timeout: D
         .current_dir(&kernel)
         .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--target-dir"])
         .arg(&target_dir);
-    let Some((ok, stderr)) = run_bounded(&mut cargo, timeout).map_err(|e| io("cannot run cargo to build the kernel", e))? else {
-        return Ok(Build::Error(format!(
-            "the build did not finish within {} s and was stopped: does a constant, a macro or a type in your file make the compiler loop?",
-            timeout.as_secs()
-        )));
-    };
-    if !ok {
-        return Ok(Build::Error(first_error(&stderr)));
+    match bounded::run(&mut cargo, limits).map_err(|e| io("cannot run cargo to build the kernel", e))? {
+        Ended::Stopped(why) => return Ok(Build::Error(why)),
+        Ended::Exited { ok: false, stderr } => return Ok(Build::Error(first_error(&stderr))),
+        Ended::Exited { ok: true, .. } => {}
     }
     let elf = target_dir.join(TARGET).join("release/runqueue-kernel");
     Ok(Build::Elf(read_file(&elf, "built kernel")?))
-}
-
-/// Runs `command` in a process group of its own, with its output captured, for at most
-/// `timeout`: `None` when it had to be stopped (the whole group: cargo and its rustc).
-fn run_bounded(command: &mut Command, timeout: Duration) -> std::io::Result<Option<(bool, String)>> {
-    use std::os::unix::process::CommandExt;
-    let mut child = command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).process_group(0).spawn()?;
-    // Drained on its own thread, so a chatty compiler cannot fill the pipe and stall.
-    let mut pipe = child.stderr.take().expect("stderr is piped");
-    let reader = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = pipe.read_to_end(&mut text);
-        String::from_utf8_lossy(&text).into_owned()
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
-        }
-        if start.elapsed() >= timeout {
-            let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let stderr = reader.join().unwrap_or_default();
-    Ok(status.map(|s| (s.success(), stderr)))
 }
 
 /// The compiler's first error (short format: one line each), or its whole output.

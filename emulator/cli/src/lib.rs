@@ -1,6 +1,7 @@
 //! The `runqueue` command's library: what the binary does, callable from tests and tools.
 
 pub mod bench;
+pub mod bounded;
 pub mod grade;
 pub mod mutant;
 pub mod run;

@@ -50,7 +50,9 @@ pub fn table(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
     for r in &shown {
         let verdict = if r.passed() { "pass" } else { "FAIL" };
         let mut line = format!("{:<width$}  {verdict:<6}  {:>2}/{:<2}", r.name, r.score, r.max_score);
-        if let Some(at) = r.violation_ns {
+        // A hidden test shows only whether it passed: a time would tell a policy that chose
+        // when to break a rule the test's parameters.
+        if let Some(at) = r.violation_ns.filter(|_| !r.hidden) {
             line.push_str(&format!("  first violation at {} ms", format_ms(at)));
         }
         if r.hidden {
@@ -144,6 +146,9 @@ mod tests {
         assert!(t.contains("why b") && !t.contains("secret"), "{t}");
         let t = table("sjf", &results, Visibility::AfterPublished);
         assert!(t.contains("secret") && !t.contains("why secret"), "{t}");
+        // Named, but with its verdict only: no time of its first violation.
+        let line = t.lines().find(|l| l.starts_with("secret")).unwrap();
+        assert_eq!(line, "secret  FAIL     0/2   (hidden test)");
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub fn args(lab: &str, solution: &Path, results: &Path) -> GradeArgs {
         root: Some(root()),
         cache: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("grade-cache").join(lab)),
         build_timeout: 300,
+        build_memory: 2048,
+        build_file_size: 64,
     }
 }
 
