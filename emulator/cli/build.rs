@@ -28,7 +28,7 @@ const GUESTS: &[Guest] = &[
         env: "RUNQUEUE_KERNEL_ELF",
         dir: "kernel",
         bin: "runqueue-kernel",
-        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab"],
+        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab", "kernel/lab-abi", "kernel/lab-domain/src", "kernel/lab-domain/Cargo.toml", "kernel/lab-domain/link.ld"],
     },
     Guest {
         env: "RUNQUEUE_BENCH_ELF",

@@ -12,6 +12,7 @@ mod args;
 mod catalog;
 mod console;
 mod dispatch;
+mod domain;
 mod fdt;
 mod hart;
 mod json;

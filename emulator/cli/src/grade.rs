@@ -7,7 +7,7 @@ use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use runqueue_emu::{Config, MachineOptions};
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table, zero_on_protection_fault};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -17,7 +17,7 @@ const TARGET: &str = "riscv64imac-unknown-none-elf";
 /// What the grader copies of the kernel: its core, the scheduler API, the kernel's own
 /// policies and the lab crate, whose slot then gets the student's file. Nothing else (no
 /// tests, no solutions) is in the folder the student's code is compiled in.
-const KERNEL_PARTS: &[&str] = &["src", "Cargo.toml", "Cargo.lock", "build.rs", "link.ld", ".cargo", "sched-api", "policies", "lab"];
+const KERNEL_PARTS: &[&str] = &["src", "Cargo.toml", "Cargo.lock", "build.rs", "link.ld", ".cargo", "sched-api", "policies", "lab", "lab-abi", "lab-domain"];
 
 #[derive(Args)]
 pub struct GradeArgs {
@@ -95,7 +95,8 @@ pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
         Err(refusal) => Build::Refused(refusal.to_string()),
         Ok(()) => build_kernel(lab, &root, &cache, &solution, args.limits())?,
     };
-    let results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, &build)).collect();
+    let mut results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, &build)).collect();
+    zero_on_protection_fault(&mut results);
     print!("{}", table(lab.name(), &results, hidden));
     if let Some(path) = &args.results {
         write_file(path, gradescope_json(lab.name(), &results, hidden).as_bytes())?;

@@ -3,7 +3,7 @@
 //! and results.json come from `runqueue-grader`, the code `runqueue grade` uses, so the page
 //! shows what the CLI prints for the same kernel.
 
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, report_json, table};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, report_json, table, zero_on_protection_fault};
 use runqueue_report::console;
 use wasm_bindgen::prelude::*;
 
@@ -90,6 +90,8 @@ impl Grading {
     }
 
     fn recorded(&self) -> Vec<TestResult> {
-        self.results.iter().flatten().cloned().collect()
+        let mut results: Vec<TestResult> = self.results.iter().flatten().cloned().collect();
+        zero_on_protection_fault(&mut results);
+        results
     }
 }

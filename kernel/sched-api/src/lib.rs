@@ -198,6 +198,22 @@ pub struct SchedSpec<P> {
     pub build: fn(&dyn Settings) -> Result<P, Invalid>,
 }
 
+/// What the command line and the catalog need of a policy: its name, help and tunables,
+/// without its code. The kernel core reads the lab slot's policies through these alone: their
+/// code runs in the lab's protection domain (`runqueue-lab-abi`), never in the core.
+#[derive(Clone, Copy)]
+pub struct Described {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub tunables: &'static [Tunable],
+}
+
+impl<P> SchedSpec<P> {
+    pub const fn described(&self) -> Described {
+        Described { name: self.name, help: self.help, tunables: self.tunables }
+    }
+}
+
 /// Declares the enum of the given policies, the erased accessors the kernel calls through,
 /// and the table of their specs, each building its own type wrapped in the enum.
 /// `runqueue-policies` and `runqueue-lab` each declare theirs with it.

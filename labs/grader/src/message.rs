@@ -22,6 +22,8 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("not-built", "your solution does not compile:\n{error}"),
     ("not-finished", "the kernel did not finish: {why}"),
     ("panicked", "the kernel stopped: {message}"),
+    ("protection-fault", "your policy reached outside its protection domain, which only an exploit of a hole in the compiler's safety checks can do, so every test is graded zero: {message}"),
+    ("graded-zero", "graded zero: your policy reached outside its protection domain in test {test}"),
     ("exit-code", "the kernel exited with code {code}; its last line: {last}"),
     ("no-result", "the kernel printed no RESULT line: the workload did not complete"),
     ("garbled", "the trace is garbled ({error}): does your code print to the trace?"),

@@ -70,11 +70,23 @@ pub fn mutants(dir: &Path) -> Vec<(String, Mutant)> {
         .collect()
 }
 
-/// `lab`'s reference solution with `m`'s edits, written into `dir` as `name.rs`.
+/// `lab`'s reference solution with `m`'s edits (on top of its twin's, if it names one),
+/// written into `dir` as `name.rs`.
 pub fn mutated(lab: &str, name: &str, m: &Mutant, dir: &Path) -> PathBuf {
-    let solution = std::fs::read_to_string(root().join("labs").join(lab).join("solution.rs")).unwrap();
+    let mut solution = std::fs::read_to_string(root().join("labs").join(lab).join("solution.rs")).unwrap();
+    if let Some(twin) = &m.twin {
+        let t = twin_of(m).unwrap_or_else(|| panic!("{name}: no twin {twin}"));
+        solution = apply(&solution, &t.edits).unwrap_or_else(|e| panic!("{twin} no longer applies to {lab}'s solution.rs: {e}"));
+    }
     let source = apply(&solution, &m.edits).unwrap_or_else(|e| panic!("{name} no longer applies to {lab}'s solution.rs: {e}"));
     let path = dir.join(format!("{name}.rs"));
     std::fs::write(&path, source).unwrap();
     path
+}
+
+/// The honest twin an attack names (`twin: sjf/mutants/fifo`), parsed.
+pub fn twin_of(m: &Mutant) -> Option<Mutant> {
+    let twin = m.twin.as_ref()?;
+    let text = std::fs::read_to_string(root().join("labs").join(format!("{twin}.mutant"))).ok()?;
+    Some(parse_mutant(&text).unwrap_or_else(|e| panic!("{twin}: {e}")))
 }
