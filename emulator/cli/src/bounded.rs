@@ -4,7 +4,7 @@
 //! `memory` bytes of address space and `file_size` bytes per file written (rlimits, inherited),
 //! for at most `time`; a build past a limit is stopped and says which limit it met.
 
-use std::io::Read;
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -23,8 +23,9 @@ pub enum Ended {
     Stopped(String),
 }
 
-/// Runs `command` (cargo) within `limits`, stdout discarded and stderr kept.
-pub fn run(command: &mut Command, limits: Limits) -> std::io::Result<Ended> {
+/// Runs `command` (cargo) within `limits`, stdout discarded and stderr kept; `each_line` sees
+/// every line of stderr as it comes (to show progress).
+pub fn run(command: &mut Command, limits: Limits, mut each_line: impl FnMut(&str) + Send + 'static) -> std::io::Result<Ended> {
     use std::os::unix::process::CommandExt;
     let (memory, file_size) = (limits.memory, limits.file_size);
     // Only async-signal-safe calls between fork and exec: two setrlimit calls.
@@ -42,11 +43,16 @@ pub fn run(command: &mut Command, limits: Limits) -> std::io::Result<Ended> {
     unsafe { command.pre_exec(set_limits) };
     let mut child = command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).process_group(0).spawn()?;
     // Drained on its own thread, so a chatty compiler cannot fill the pipe and stall.
-    let mut pipe = child.stderr.take().expect("stderr is piped");
+    let pipe = child.stderr.take().expect("stderr is piped");
     let reader = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = pipe.read_to_end(&mut text);
-        String::from_utf8_lossy(&text).into_owned()
+        let mut text = String::new();
+        for line in BufReader::new(pipe).split(b'\n').map_while(Result::ok) {
+            let line = String::from_utf8_lossy(&line);
+            each_line(&line);
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
     });
     let start = Instant::now();
     let status = loop {
@@ -103,7 +109,7 @@ mod tests {
     const LIMITS: Limits = Limits { time: Duration::from_secs(20), memory: 256 << 20, file_size: 1 << 20 };
 
     fn sh(script: &str, limits: Limits) -> Ended {
-        run(Command::new("sh").args(["-c", script]), limits).unwrap()
+        run(Command::new("sh").args(["-c", script]), limits, |_| {}).unwrap()
     }
 
     #[test]
@@ -113,7 +119,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("runqueue-bounded-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("big");
-        let ended = run(Command::new("sh").args(["-c", script]).arg(&file), LIMITS).unwrap();
+        let ended = run(Command::new("sh").args(["-c", script]).arg(&file), LIMITS, |_| {}).unwrap();
         let size = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(size <= 1 << 20, "{size} bytes written");

@@ -7,11 +7,11 @@ use crate::run::execute;
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use runqueue_emu::{Config, MachineOptions};
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, table, zero_on_protection_fault};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, markdown, parse_tests, table, zero_on_protection_fault};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const TARGET: &str = "riscv64imac-unknown-none-elf";
 /// What the grader copies of the kernel: its core, the scheduler API, the kernel's own
@@ -29,6 +29,9 @@ pub struct GradeArgs {
     /// Also write Gradescope's results.json here (written even when the build fails).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// Also write the per-test points as a Markdown table here (a CI job's summary).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
     /// An instructor's folder of hidden `*.tests` files, graded after the public tests; `-`
     /// reads them from standard input (so a grader running as a user who cannot read the
     /// instructor's folder can still be given its tests).
@@ -57,6 +60,10 @@ pub struct GradeArgs {
     /// static) is stopped and fails every test.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     pub build_file_size: u64,
+    /// The test set's variant: any text (a student's id, a repository's owner) that chooses
+    /// the values of the tests' `{...}` placeholders; the same text gives the same tests.
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub variant: String,
 }
 
 impl GradeArgs {
@@ -69,44 +76,54 @@ pub fn grade(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let lab = Lab::parse(&args.lab).map_err(Failure::Input)?;
     let hidden = Visibility::parse(&args.hidden_visibility).map_err(Failure::Input)?;
     let root = args.root.clone().unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
-    let mut tests = load_tests(&root.join("labs").join(lab.name()).join("tests"), false)?;
-    match &args.tests {
-        Some(dir) if dir.as_os_str() == "-" => {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::Input(format!("cannot read the hidden tests from standard input: {e}")))?;
-            add_tests(&mut tests, &text, "hidden tests (standard input)", true)?;
-        }
-        Some(dir) => {
-            for t in load_tests(dir, true)? {
-                add_test(&mut tests, t, &dir.display().to_string())?;
-            }
-        }
-        None => {}
-    }
+    let tests = tests(lab, &root, args.tests.as_deref(), &args.variant)?;
     let solution = read_file(&args.solution, "solution")?;
-    let cache = match &args.cache {
-        Some(dir) => dir.clone(),
-        None => default_cache(lab),
-    };
-    // Cargo runs inside the copy, so a relative cache would name another folder there.
-    let cache = std::path::absolute(&cache).map_err(|e| Failure::Input(format!("bad cache folder {}: {e}", cache.display())))?;
-    let source = String::from_utf8_lossy(&solution);
-    let build = match crate::vet::vet(&source) {
-        Err(refusal) => Build::Refused(refusal.to_string()),
-        Ok(()) => build_kernel(lab, &root, &cache, &solution, args.limits())?,
-    };
-    let mut results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, &build)).collect();
-    zero_on_protection_fault(&mut results);
+    let cache = cache_folder(lab, args.cache.as_deref())?;
+    let build = build(lab, &root, &cache, &solution, args.limits())?;
+    let results = run_tests(lab, &tests, &build);
+    if !args.variant.is_empty() {
+        println!("test set of variant {:?}", args.variant);
+    }
     print!("{}", table(lab.name(), &results, hidden));
     if let Some(path) = &args.results {
-        write_file(path, gradescope_json(lab.name(), &results, hidden).as_bytes())?;
+        write_file(path, gradescope_json(lab.name(), &results, hidden, &args.variant).as_bytes())?;
+    }
+    if let Some(path) = &args.summary {
+        write_file(path, markdown(lab.name(), &results, hidden, &args.variant).as_bytes())?;
     }
     let full = results.iter().all(TestResult::passed);
     Ok(if full { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// The lab's public tests, then the instructor's hidden ones from `hidden` (a folder, or `-`
+/// for standard input), their placeholders chosen for `variant`.
+pub fn tests(lab: Lab, root: &Path, hidden: Option<&Path>, variant: &str) -> Result<Vec<TestCase>, Failure> {
+    let mut tests = load_tests(&root.join("labs").join(lab.name()).join("tests"), false, variant)?;
+    match hidden {
+        Some(dir) if dir.as_os_str() == "-" => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::Input(format!("cannot read the hidden tests from standard input: {e}")))?;
+            add_tests(&mut tests, &text, "hidden tests (standard input)", true, variant)?;
+        }
+        Some(dir) => {
+            for t in load_tests(dir, true, variant)? {
+                add_test(&mut tests, t, &dir.display().to_string())?;
+            }
+        }
+        None => {}
+    }
+    Ok(tests)
+}
+
+/// Every test run on one build, a policy that left its protection domain zeroing them all.
+pub fn run_tests(lab: Lab, tests: &[TestCase], build: &Build) -> Vec<TestResult> {
+    let mut results: Vec<TestResult> = tests.iter().map(|t| run_test(lab, t, build)).collect();
+    zero_on_protection_fault(&mut results);
+    results
+}
+
 /// Every `*.tests` file in `dir`, in name order.
-fn load_tests(dir: &Path, hidden: bool) -> Result<Vec<TestCase>, Failure> {
+fn load_tests(dir: &Path, hidden: bool, variant: &str) -> Result<Vec<TestCase>, Failure> {
     let entries = std::fs::read_dir(dir).map_err(|e| Failure::Input(format!("cannot read the tests folder {}: {e}", dir.display())))?;
     let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "tests")).collect();
     files.sort();
@@ -116,14 +133,14 @@ fn load_tests(dir: &Path, hidden: bool) -> Result<Vec<TestCase>, Failure> {
     let mut tests: Vec<TestCase> = Vec::new();
     for file in files {
         let text = String::from_utf8(read_file(&file, "test file")?).map_err(|_| Failure::Input(format!("{} is not UTF-8 text", file.display())))?;
-        add_tests(&mut tests, &text, &file.display().to_string(), hidden)?;
+        add_tests(&mut tests, &text, &file.display().to_string(), hidden, variant)?;
     }
     Ok(tests)
 }
 
 /// Parses a tests file's `text` into `tests`; `from` names it in messages.
-fn add_tests(tests: &mut Vec<TestCase>, text: &str, from: &str, hidden: bool) -> Result<(), Failure> {
-    for t in parse_tests(text, from, hidden).map_err(Failure::Input)? {
+fn add_tests(tests: &mut Vec<TestCase>, text: &str, from: &str, hidden: bool, variant: &str) -> Result<(), Failure> {
+    for t in parse_tests(text, from, hidden, variant).map_err(Failure::Input)? {
         add_test(tests, t, from)?;
     }
     Ok(())
@@ -137,6 +154,13 @@ fn add_test(tests: &mut Vec<TestCase>, test: TestCase, from: &str) -> Result<(),
     Ok(())
 }
 
+/// The folder a lab's builds are kept in: `cache`, made absolute (cargo runs inside the copy,
+/// where a relative path would name another folder), or the user's default.
+pub fn cache_folder(lab: Lab, cache: Option<&Path>) -> Result<PathBuf, Failure> {
+    let cache = cache.map_or_else(|| default_cache(lab), Path::to_path_buf);
+    std::path::absolute(&cache).map_err(|e| Failure::Input(format!("bad cache folder {}: {e}", cache.display())))
+}
+
 /// `$XDG_CACHE_HOME/runqueue/grade/LAB`, else `~/.cache/...`, else the temporary folder's.
 fn default_cache(lab: Lab) -> PathBuf {
     let base = std::env::var_os("XDG_CACHE_HOME")
@@ -147,14 +171,23 @@ fn default_cache(lab: Lab) -> PathBuf {
 }
 
 /// The built kernel, the compiler's complaint, or why the file was not built at all.
-enum Build {
+pub enum Build {
     Elf(Vec<u8>),
     Error(String),
     Refused(String),
 }
 
+/// Vets the solution, and builds the kernel with it if it passes.
+pub fn build(lab: Lab, root: &Path, cache: &Path, solution: &[u8], limits: Limits) -> Result<Build, Failure> {
+    match crate::vet::vet(&String::from_utf8_lossy(solution)) {
+        Err(refusal) => Ok(Build::Refused(refusal.to_string())),
+        Ok(()) => build_kernel(lab, root, cache, solution, limits),
+    }
+}
+
 /// Refreshes the cached kernel copy (files whose bytes changed only, so cargo rebuilds
-/// incrementally), puts the solution in the lab slot, and builds.
+/// incrementally), puts the solution in the lab slot, and builds, showing cargo's progress on
+/// stderr (the first build in a cache compiles the whole kernel).
 fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], limits: Limits) -> Result<Build, Failure> {
     let io = |what: &str, e: std::io::Error| Failure::Input(format!("{what}: {e}"));
     let kernel = cache.join("kernel");
@@ -173,9 +206,21 @@ fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], limits: Li
     let target_dir = cache.join("target");
     cargo
         .current_dir(&kernel)
-        .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--target-dir"])
+        .args(["build", "--release", "--message-format=short", "--target", TARGET, "--target-dir"])
         .arg(&target_dir);
-    match bounded::run(&mut cargo, limits).map_err(|e| io("cannot run cargo to build the kernel", e))? {
+    let first = !target_dir.exists();
+    if first {
+        eprintln!("runqueue grade: the first build of the kernel in {} (later builds take seconds):", cache.display());
+    }
+    let started = Instant::now();
+    let progress = move |line: &str| {
+        if first && line.trim_start().starts_with("Compiling") {
+            eprintln!("  {}", line.trim());
+        }
+    };
+    let ended = bounded::run(&mut cargo, limits, progress).map_err(|e| io("cannot run cargo to build the kernel", e))?;
+    eprintln!("runqueue grade: built in {:.1} s", started.elapsed().as_secs_f64());
+    match ended {
         Ended::Stopped(why) => return Ok(Build::Error(why)),
         Ended::Exited { ok: false, stderr } => return Ok(Build::Error(first_error(&stderr))),
         Ended::Exited { ok: true, .. } => {}

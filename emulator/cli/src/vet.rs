@@ -358,16 +358,15 @@ mod tests {
 
     #[test]
     fn reference_solutions_and_skeletons_pass() {
-        for (name, source) in [
-            ("labs/sjf/solution.rs", include_str!("../../../labs/sjf/solution.rs")),
-            ("labs/mlfq/solution.rs", include_str!("../../../labs/mlfq/solution.rs")),
-            ("labs/bvt/solution.rs", include_str!("../../../labs/bvt/solution.rs")),
-            ("labs/sjf/skeleton.rs", include_str!("../../../labs/sjf/skeleton.rs")),
-            ("labs/mlfq/skeleton.rs", include_str!("../../../labs/mlfq/skeleton.rs")),
-            ("labs/bvt/skeleton.rs", include_str!("../../../labs/bvt/skeleton.rs")),
-        ] {
-            if let Err(r) = vet(source) {
-                panic!("{name} is refused: {r}");
+        // Read when the test runs, not compiled in: a starter repository has no solutions.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for lab in ["sjf", "mlfq", "bvt"] {
+            for file in ["solution.rs", "skeleton.rs"] {
+                let name = format!("labs/{lab}/{file}");
+                let source = std::fs::read_to_string(root.join(&name)).unwrap();
+                if let Err(r) = vet(&source) {
+                    panic!("{name} is refused: {r}");
+                }
             }
         }
     }

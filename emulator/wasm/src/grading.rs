@@ -21,7 +21,7 @@ impl Grading {
     #[wasm_bindgen(constructor)]
     pub fn new(lab: &str, tests_text: &str) -> Result<Grading, JsError> {
         let lab = Lab::parse(lab).map_err(|e| JsError::new(&e))?;
-        let tests = parse_tests(tests_text, &format!("{}.tests", lab.name()), false).map_err(|e| JsError::new(&e))?;
+        let tests = parse_tests(tests_text, &format!("{}.tests", lab.name()), false, "").map_err(|e| JsError::new(&e))?;
         if tests.is_empty() {
             return Err(JsError::new(&format!("the {} lab's test file holds no tests", lab.name())));
         }
@@ -78,7 +78,7 @@ impl Grading {
 
     /// Gradescope's results.json, as `runqueue grade --results` writes it.
     pub fn results_json(&self) -> String {
-        gradescope_json(self.lab.name(), &self.recorded(), Visibility::Hidden)
+        gradescope_json(self.lab.name(), &self.recorded(), Visibility::Hidden, "")
     }
 }
 

@@ -25,6 +25,7 @@ pub fn args(lab: &str, solution: &Path, results: &Path) -> GradeArgs {
         lab: lab.into(),
         solution: solution.into(),
         results: Some(results.into()),
+        summary: None,
         tests: None,
         hidden_visibility: "hidden".into(),
         root: Some(root()),
@@ -32,6 +33,7 @@ pub fn args(lab: &str, solution: &Path, results: &Path) -> GradeArgs {
         build_timeout: 300,
         build_memory: 2048,
         build_file_size: 64,
+        variant: String::new(),
     }
 }
 
