@@ -49,7 +49,7 @@ setup-mdbook:
 ## Build: `make build` and `make kernel` are in mk/grade.mk (a starter repository has them too).
 
 ## Test: everything, as CI runs it.
-test: setup test-rust test-qemu test-determinism test-bundle test-labs-course test-web test-figures test-target-dir
+test: setup test-rust test-qemu test-linux test-determinism test-bundle test-labs-course test-web test-engines test-figures test-target-dir
 	@echo "make test: all suites passed"
 
 test-rust: build

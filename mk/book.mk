@@ -1,8 +1,10 @@
 # The book (book/, po/): `figures` runs every experiment the chapters quote with the native CLI
 # and checks the book's claims on them (book/figures/claims.mjs); `book` builds the English edition
 # in book/build and the Chinese one in book/build/zh-CN, each with the widget's files, and checks
-# the links of both. Both need `node`, like the web build. `test-figures` tests the generator, and
-# the claims on the figures it made (one perturbed figure must fail its chapter).
+# the links of both. Both need `node`, like the web build. `figures` also checks the book's
+# structure (book/figures/structure.mjs: every prediction folds, each chapter's frame, the
+# glossary's order of teaching, the index). `test-figures` tests the generator, the claims on the
+# figures it made (one perturbed figure must fail its chapter) and the structure checks.
 
 I18N_HELPERS_VERSION := 0.4.0
 FIGURES_DIR := book/figures
@@ -26,6 +28,7 @@ ZH_TITLE := Runqueue：CPU 调度，现场运行
 
 figures: build
 	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
+	node $(FIGURES_DIR)/structure.mjs
 
 test-figures: figures
 	node --test $(FIGURES_DIR)/
@@ -53,8 +56,9 @@ book: figures web-assets setup-i18n
 	mdbook build
 	$(install-web-site)
 	msgfmt --check-format --statistics -o /dev/null po/zh-CN.po
+	@# Its 404 page loads its scripts from the site's URL, which for this edition is /zh-CN/.
 	$(GETTEXT_ENV) $(EXPAND_PAGES_ENV) $(FIGURES_ZH_ENV) MDBOOK_BOOK__LANGUAGE=zh-CN MDBOOK_BOOK__TITLE='$(ZH_TITLE)' \
-	  MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false mdbook build -d $(ZH_BUILD)
+	  MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false MDBOOK_OUTPUT__HTML__SITE_URL=/zh-CN/ mdbook build -d $(ZH_BUILD)
 	node book/i18n/localize-frame.mjs $(ZH_BUILD)
 	@# gettext skips HTML blocks, so the labels of the chapters' hidden answers and folded results
 	@# (book/widget/reveal.js relabels the latter from strings.js once it runs) are translated here.
@@ -62,4 +66,11 @@ book: figures web-assets setup-i18n
 	  -e 's#<summary>Show the result</summary>#<summary>显示结果</summary>#g' $(ZH_BUILD)/chapters/*.html $(ZH_BUILD)/print.html
 	cp -r $(WEB_SITE) $(ZH_BUILD)/runqueue
 	node book/i18n/build-index.mjs $(ZH_BUILD)
+	node scripts/mdbook-fixes.mjs book/build
+	node scripts/mdbook-fixes.mjs $(ZH_BUILD)
+	@# Each edition's service worker with the files it keeps offline (book/offline/), then the
+	@# .br and .gz copies a host can serve instead of compressing on every request.
+	node book/offline/precache.mjs book/build en
+	node book/offline/precache.mjs $(ZH_BUILD) zh-CN
+	node scripts/precompress.mjs book/build $(TARGET_DIR)/precompress
 	node $(FIGURES_DIR)/check-links.mjs book/build

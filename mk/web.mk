@@ -20,7 +20,12 @@ WASM_OPT_PASSES ?= -O4
 FTRACE_VENV := $(TOOLS)/ftrace-check
 FTRACE_PYTHON := $(FTRACE_VENV)/bin/python
 
-.PHONY: setup-web setup-ftrace-check web-assets test-web bench-web serve-web
+# The other two engines of the browser suite's core (web/engines/): Debian's Firefox ESR, driven
+# by puppeteer-core over WebDriver BiDi, and WebKitGTK's MiniBrowser with its WebDriver, which
+# needs an X server (xvfb-run).
+BROWSER_PACKAGES := firefox-esr webkit2gtk-driver xvfb xauth
+
+.PHONY: setup-web setup-browsers setup-ftrace-check web-assets test-web test-engines bench-web serve-web
 
 setup-ftrace-check:
 	@[ -x $(FTRACE_PYTHON) ] && [ $(FTRACE_VENV)/requirements.txt -nt scripts/ftrace-check.requirements.txt ] || { \
@@ -34,6 +39,10 @@ setup-web: setup-rust setup-wasm setup-mdbook setup-ftrace-check
 	  $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(TOOLS) --locked || \
 	  $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(TOOLS)
 	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; }
+
+setup-browsers:
+	@dpkg -s $(BROWSER_PACKAGES) >/dev/null 2>&1 || { \
+	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends $(BROWSER_PACKAGES); }
 
 # wasm-opt on the page's wasm (half a minute): skipped when wasm-bindgen gave the same bytes
 # as last time with the same passes, whose result is kept in $(WEB_PKG)/wasm-opt/.
@@ -82,6 +91,11 @@ endef
 
 test-web: book
 	cd $(WEB_DIR) && CHROMIUM=$(CHROMIUM) RUNQUEUE=$(RUNQUEUE) FTRACE_PYTHON=$(FTRACE_PYTHON) node --test --test-concurrency=1 tests/
+
+# The core of the browser suite in Firefox and in WebKit (each a few minutes; docs/web.md).
+test-engines: book setup-browsers
+	cd $(WEB_DIR) && RQ_ENGINE=firefox RUNQUEUE=$(RUNQUEUE) node --test --test-concurrency=1 engines/
+	cd $(WEB_DIR) && RQ_ENGINE=webkit RUNQUEUE=$(RUNQUEUE) xvfb-run --auto-servernum node --test --test-concurrency=1 engines/
 
 # The bench guest is built by the CLI's build.rs next to the kernel.
 BENCH_ELF := $(TARGET_DIR)/riscv/$(RISCV_TARGET)/release/runqueue-bench

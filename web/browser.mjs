@@ -13,10 +13,15 @@ export const SITE = join(ROOT, "book/build");
 
 // Flags from the toolchain notes: without the background-networking ones Chromium's own
 // connections get refused in bulk on the build machines.
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+export const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
-export async function start() {
+/**
+ * Serves the site and starts Chromium on a fresh profile. Service workers are blocked unless
+ * `serviceWorkers: "allow"`: the book's would fetch a whole edition in the background of every
+ * test (the offline test allows them).
+ */
+export async function start({ serviceWorkers = "block" } = {}) {
   const server = await serve(SITE, 0);
   const profile = mkdtempSync(join(tmpdir(), "rq-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -24,6 +29,7 @@ export async function start() {
     args: FLAGS,
     headless: true,
     acceptDownloads: true,
+    serviceWorkers,
     viewport: { width: 1400, height: 1000 },
   });
   const base = `http://127.0.0.1:${server.address().port}/`;

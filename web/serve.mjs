@@ -1,6 +1,8 @@
 // A static file server for the built book: `node serve.mjs DIR [PORT]` (127.0.0.1 only).
 // The tests import `serve` and pass port 0 to get a free port. Correct MIME types matter:
-// module scripts and WebAssembly.instantiateStreaming refuse anything else.
+// module scripts and WebAssembly.instantiateStreaming refuse anything else. A file the build
+// precompressed (scripts/precompress.mjs) goes out as its .br or .gz copy to a browser that
+// accepts that encoding, as a static host with precompressed files configured would send it.
 
 import { createServer } from "node:http";
 import { createReadStream, statSync } from "node:fs";
@@ -40,26 +42,38 @@ function locate(root, urlPath) {
   }
 }
 
+/** The size of `file` when it is a file, else null. */
+function sizeOf(file) {
+  try {
+    return file && statSync(file).isFile() ? statSync(file).size : null;
+  } catch {
+    return null;
+  }
+}
+
+// Encodings in the order they are preferred, with the suffix of their precompressed copies.
+const ENCODINGS = [["br", ".br"], ["gzip", ".gz"]];
+
 export function serve(dir, port = 0) {
   const root = resolve(dir);
   const server = createServer((req, res) => {
     const file = locate(root, req.url ?? "/");
-    let size;
-    try {
-      size = file && statSync(file).isFile() ? statSync(file).size : null;
-    } catch {
-      size = null;
-    }
+    const size = sizeOf(file);
     if (size === null) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
       return;
     }
+    const accepted = String(req.headers["accept-encoding"] ?? "").split(",").map((e) => e.trim().split(";")[0]);
+    const [encoding, suffix] = ENCODINGS.find(([name, ext]) => accepted.includes(name) && sizeOf(file + ext) !== null) ?? [null, ""];
     res.writeHead(200, {
       "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-      "content-length": size,
+      "content-length": sizeOf(file + suffix),
       "cache-control": "no-cache",
+      vary: "accept-encoding",
+      ...(encoding && { "content-encoding": encoding }),
     });
-    createReadStream(file).pipe(res);
+    if (req.method === "HEAD") return void res.end();
+    createReadStream(file + suffix).pipe(res);
   });
   return new Promise((ok, fail) => {
     server.once("error", fail);

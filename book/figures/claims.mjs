@@ -250,6 +250,8 @@ const FUNCTIONS = {
   },
   // |a − b| is at most pct % of the larger: "about the same", "close".
   near: ([a, b, pct]) => exact(Math.abs(num("near", a) - num("near", b))) <= exact((num("near", pct) / 100) * Math.max(Math.abs(a), Math.abs(b))),
+  // a to the power b (a prediction after b bursts: `pow(15 / 16, n)`).
+  pow: ([a, b]) => exact(Math.pow(num("pow", a), num("pow", b))),
   // The n-th number of a list, from 1.
   at: ([xs, n]) => {
     const v = list("at", xs)[num("at", n) - 1];

@@ -8,8 +8,11 @@ import { entry } from "./search.js";
 import { searchSynonyms } from "./catalog.mjs";
 
 export const INDEX_FILE = "cjk-search.json";
-// Pages that repeat or frame the others; the widget's own folder holds no chapters.
-const SKIP = new Set(["print.html", "404.html", "toc.html"]);
+// Pages that repeat or frame the others (the index only lists other pages' sections); the
+// widget's own folder holds no chapters.
+const SKIP = new Set(["print.html", "404.html", "toc.html", "book-index.html"]);
+// Pages that define or cite the lessons' terms: found, but after the lessons that match.
+const REFERENCE = new Set(["glossary.html", "bibliography.html"]);
 
 function pages(root, dir = root) {
   return fs.readdirSync(dir, { withFileTypes: true })
@@ -44,7 +47,7 @@ export function indexPage(relPath, html) {
   const h1 = main.match(/<h1\b[^>]*>([\s\S]*?)<\/h1>/i)?.[1];
   const title = h1 ?? html.match(/<title>([\s\S]*?)<\/title>/i)?.[1] ?? relPath;
   const headings = [...main.matchAll(/<h([2-4])\b[^>]*>([\s\S]*?)<\/h\1>/gi)].map((m) => plainText(m[2]));
-  return entry(relPath, plainText(title), plainText(main), headings);
+  return entry(relPath, plainText(title), plainText(main), headings, REFERENCE.has(path.basename(relPath)));
 }
 
 /** The index of a built edition: its pages, and the search's synonyms (po/glossary.md). */

@@ -4,8 +4,9 @@
 // heading counting more), or failing that most of the query's character pairs (bigrams), which
 // tolerates a word in between. Synonyms come from the terminology table (po/glossary.md): a
 // reader who types a textbook's other word (就绪队列, 先进先出, hart) finds the book's
-// (运行队列, 先来先服务, 硬件线程). Pure, so the build script and node's tests use the same code
-// as the page.
+// (运行队列, 先来先服务, 硬件线程). Pages marked `reference` (the glossary, the bibliography)
+// come after the lessons that match, so a term finds the chapter that teaches it first. Pure, so
+// the build script and node's tests use the same code as the page.
 
 const TITLE_WEIGHT = 10;
 const HEADING_WEIGHT = 4;
@@ -42,9 +43,10 @@ function snippet(text, at, length) {
   return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
 }
 
-/** An index entry for one page: its title, its headings below the title, and its text, case kept. */
-export function entry(path, title, text, headings = []) {
-  return { path, title: tidy(title), headings: headings.map(tidy), text: tidy(text) };
+/** An index entry for one page: its title, its headings below the title, and its text, case kept;
+ *  `reference` for a page that defines or cites what the lessons teach. */
+export function entry(path, title, text, headings = [], reference = false) {
+  return { path, title: tidy(title), headings: headings.map(tidy), text: tidy(text), ...(reference ? { reference } : {}) };
 }
 
 /**
@@ -109,6 +111,7 @@ export function search(index, query, limit = 20) {
       hits.push({ page, order, score: share, snippet: snippet(page.text, l.text.indexOf(present[0]), 2) });
     }
   });
-  hits.sort((a, b) => b.score - a.score || a.order - b.order);
+  const back = (h) => (h.page.reference ? 1 : 0);
+  hits.sort((a, b) => back(a) - back(b) || b.score - a.score || a.order - b.order);
   return hits.slice(0, limit).map(({ page, score, snippet: s }) => ({ path: page.path, title: page.title, score, snippet: s }));
 }

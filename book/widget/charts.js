@@ -2,24 +2,28 @@
 // time beside the CPU it received and the time it waited (in a fixed-time workload every task
 // finishes at the end, so finish time alone would mislead), CPU time over emulated time, which
 // task ran on which hart, and for workloads that measure it a latency histogram. Each chart is
-// a canvas with a label, and a table carries the same numbers. Redraws happen at most every
+// a figure: a canvas with a label, a sentence saying what it shows and its data as a table
+// (figure.js, describe.js); tasks differ by pattern and dash as well as colour (palette.js), and
+// the per-task table below carries the run's figures. Redraws happen at most every
 // DRAW_MS, so a long run's many batches cost a few redraws a second, not one per frame; each
 // chart redraws in a task of its own, and only while it is on screen, so that no frame of the
 // page is long (the emulator's Workers share the machine's cores with it). The panes of a
-// compare widget share their axes (SharedScales).
+// compare widget share their axes (SharedScales). A reader can pause the live redraws
+// (`freeze`, WCAG 2.2.2) while the run goes on.
 
+import { completionData, latencyData, progressData, timelineData } from "./describe.js";
+import { Figure } from "./figure.js";
+import { fill, taskFill, taskStyle } from "./palette.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const T = stringsFor(pageLang());
-const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#ff7f0e"];
-const colour = (tid) => PALETTE[(tid - 1 + PALETTE.length) % PALETTE.length];
 const fmtMs = (ns) => (ns === null || ns === undefined ? "" : (ns / 1e6).toFixed(3));
 const fmtCount = (n) => (n === null || n === undefined ? "" : String(n));
 const DRAW_MS = 250;
 const SERIES = [
-  { key: "finishNs", label: () => T.finishSeries, colour: "#1f77b4" },
-  { key: "cpuNs", label: () => T.cpuSeries, colour: "#2ca02c" },
-  { key: "waitNs", label: () => T.waitSeries, colour: "#8c8c8c" },
+  { key: "finishNs", label: () => T.finishSeries, colour: "#1f77b4", pattern: "solid" },
+  { key: "cpuNs", label: () => T.cpuSeries, colour: "#2ca02c", pattern: "diagonal" },
+  { key: "waitNs", label: () => T.waitSeries, colour: "#7f7f7f", pattern: "dots" },
 ];
 
 /** The table's columns, in order: a heading and a task's cell. Add a column here. */
@@ -75,17 +79,6 @@ function baseOptions(title, x, y) {
   };
 }
 
-function canvasIn(parent, label) {
-  const box = document.createElement("div");
-  box.className = "rq-chart";
-  const canvas = document.createElement("canvas");
-  canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", label);
-  box.append(canvas);
-  parent.append(box);
-  return { box, canvas };
-}
-
 export class RunCharts {
   /** `traceOff`: the run records no trace, so only RESULT's figures can be drawn. */
   constructor(parent, model, { scales = new SharedScales(), traceOff = false } = {}) {
@@ -97,52 +90,74 @@ export class RunCharts {
     this.stale = new Set(); // charts whose data changed while they were off screen
     this.onScreen = new Set();
     const Chart = globalThis.Chart;
+    this.traceOff = traceOff;
     const grid = document.createElement("div");
     grid.className = "rq-charts";
-    if (traceOff) {
-      this.note = Object.assign(document.createElement("p"), { className: "rq-note", textContent: T.traceOff });
-      parent.append(this.note);
-    }
     parent.append(grid);
     this.grid = grid;
 
-    this.completion = new Chart(canvasIn(grid, T.completionLabel).canvas, {
-      type: "bar",
-      data: { labels: [], datasets: SERIES.map((s) => ({ label: s.label(), data: [], backgroundColor: s.colour })) },
-      options: baseOptions(T.completionTitle, T.task, T.msAxis),
-    });
-    const progressBox = canvasIn(grid, T.progressLabel);
-    this.progress = new Chart(progressBox.canvas, {
-      type: "line",
-      data: { datasets: [] },
-      options: {
-        ...baseOptions(T.progressTitle, T.emulatedMs, T.cpuMs),
-        parsing: false,
-        elements: { point: { radius: 0 }, line: { borderWidth: 2 } },
-        scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { title: { display: true, text: T.cpuMs } } },
-      },
-    });
-    const timelineBox = canvasIn(grid, T.timelineLabel);
+    this.figures = {
+      completion: new Figure(grid, T.completionLabel),
+      progress: new Figure(grid, T.progressLabel),
+      timeline: new Figure(grid, T.timelineLabel),
+      latency: new Figure(grid, T.latencyLabel),
+    };
     // Without a trace these two would be empty frames with made-up axes.
-    progressBox.box.hidden = timelineBox.box.hidden = traceOff;
-    this.timeline = new Chart(timelineBox.canvas, {
-      type: "bar",
-      data: { labels: [], datasets: [] },
-      options: {
-        ...baseOptions(T.timelineTitle, T.emulatedMs, T.hart),
-        indexAxis: "y",
-        grouped: false,
-        scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { stacked: true } },
+    this.figures.progress.hidden = this.figures.timeline.hidden = traceOff;
+    this.figures.latency.hidden = true;
+    const configs = {
+      completion: {
+        type: "bar",
+        data: { labels: [], datasets: SERIES.map((s) => ({ label: s.label(), data: [], backgroundColor: fill(s.colour, s.pattern), borderColor: s.colour, borderWidth: 1 })) },
+        options: baseOptions(T.completionTitle, T.task, T.msAxis),
       },
+      progress: {
+        type: "line",
+        data: { datasets: [] },
+        options: {
+          ...baseOptions(T.progressTitle, T.emulatedMs, T.cpuMs),
+          parsing: false,
+          elements: { point: { radius: 0 }, line: { borderWidth: 2 } },
+          scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { title: { display: true, text: T.cpuMs } } },
+        },
+      },
+      timeline: {
+        type: "bar",
+        data: { labels: [], datasets: [] },
+        options: {
+          ...baseOptions(T.timelineTitle, T.emulatedMs, T.hart),
+          indexAxis: "y",
+          grouped: false,
+          scales: { x: { type: "linear", title: { display: true, text: T.emulatedMs } }, y: { stacked: true } },
+        },
+      },
+      latency: {
+        type: "bar",
+        data: { labels: [], datasets: [{ label: T.samples, data: [], backgroundColor: "#1f77b4" }] },
+        options: { ...baseOptions(T.latencyTitle, T.latencyAxis, T.samples), plugins: { title: { display: true, text: T.latencyTitle }, legend: { display: false } } },
+      },
+    };
+    this.charts = [];
+    this.watch = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        const chart = this.charts.find((c) => c.canvas === e.target);
+        if (e.isIntersecting) this.onScreen.add(chart);
+        else this.onScreen.delete(chart);
+        if (e.isIntersecting && this.stale.delete(chart)) this.later(() => chart.update("none"));
+      }
     });
-    const lat = canvasIn(grid, T.latencyLabel);
-    this.latencyBox = lat.box;
-    this.latencyBox.hidden = true;
-    this.latency = new Chart(lat.canvas, {
-      type: "bar",
-      data: { labels: [], datasets: [{ label: T.samples, data: [], backgroundColor: "#1f77b4" }] },
-      options: { ...baseOptions(T.latencyTitle, T.latencyAxis, T.samples), plugins: { title: { display: true, text: T.latencyTitle }, legend: { display: false } } },
-    });
+    // A chart takes a layout of the page to size itself: each is made in a task of its own, so
+    // the first run of a pane costs no long frame; the run draws once all four are there.
+    this.made = (async () => {
+      for (const [name, config] of Object.entries(configs)) {
+        await new Promise((next) => setTimeout(next));
+        if (this.destroyed) return;
+        this[name] = new Chart(this.figures[name].canvas, config);
+        this.charts.push(this[name]);
+        this.watch.observe(this[name].canvas);
+      }
+      this.schedule(true);
+    })();
 
     this.table = document.createElement("table");
     this.table.className = "rq-table";
@@ -160,16 +175,6 @@ export class RunCharts {
     this.table.tHead.append(header);
     parent.append(this.table);
 
-    this.charts = [this.completion, this.progress, this.timeline, this.latency];
-    this.watch = new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        const chart = this.charts.find((c) => c.canvas === e.target);
-        if (e.isIntersecting) this.onScreen.add(chart);
-        else this.onScreen.delete(chart);
-        if (e.isIntersecting && this.stale.delete(chart)) this.later(() => chart.update("none"));
-      }
-    });
-    for (const chart of this.charts) this.watch.observe(chart.canvas);
   }
 
   /** Starts over with a new run's `model` (its first draw clears what the last one drew). */
@@ -202,7 +207,7 @@ export class RunCharts {
    */
   schedule(force = false) {
     if (force) this.drawn = -1;
-    if (this.timer) return;
+    if (this.timer || this.frozen) return;
     const wait = Math.max(0, this.lastDraw + DRAW_MS - performance.now());
     this.timer = setTimeout(() => requestAnimationFrame(() => { this.timer = 0; this.draw(); }), wait);
   }
@@ -211,11 +216,23 @@ export class RunCharts {
   flush() {
     clearTimeout(this.timer);
     this.timer = 0;
-    this.draw();
+    if (!this.frozen) this.draw(true);
   }
 
-  draw() {
+  /** Holds the charts as they are while `on`, though the run goes on; then catches up. */
+  freeze(on) {
+    if (Boolean(this.frozen) === on) return;
+    this.frozen = on;
+    if (on) {
+      clearTimeout(this.timer);
+      this.timer = 0;
+    } else this.schedule();
+  }
+
+  /** Redraws from the model; `final` (the run's end) says so in the figures' text at once. */
+  draw(final = false) {
     const m = this.model;
+    if (this.charts.length < 4) return void this.made.then(() => this.draw(final));
     if (m.version === this.drawn) return;
     this.drawn = m.version;
     this.lastDraw = performance.now();
@@ -228,18 +245,25 @@ export class RunCharts {
     SERIES.forEach((s, i) => { c.datasets[i].data = tasks.map((t) => (t[s.key] === null ? null : t[s.key] / 1e6)); });
     this.completion.options.scales.y.max = top(axes.perTask);
     this.redraw(this.completion);
+    this.figures.completion.update(() => completionData(tasks, T), final);
 
-    this.progress.data.datasets = tasks.map((t) => ({ label: t.name, data: t.progress, borderColor: colour(t.tid), backgroundColor: colour(t.tid) }));
+    this.progress.data.datasets = tasks.map((t) => {
+      const { colour, dash } = taskStyle(t.tid);
+      return { label: t.name, data: t.progress, borderColor: colour, backgroundColor: colour, borderDash: dash };
+    });
     this.progress.options.scales.x.max = this.timeline.options.scales.x.max = top(axes.time);
     this.progress.options.scales.y.max = top(axes.cpu);
     this.redraw(this.progress);
+    this.figures.progress.update(() => progressData(tasks, T), final);
 
     const harts = [...m.harts].sort((a, b) => a - b);
     this.timeline.data.labels = harts.map((h) => T.hartN(h));
     const stints = m.stints();
     this.timeline.data.datasets = tasks.map((t) => ({
       label: t.name,
-      backgroundColor: colour(t.tid),
+      backgroundColor: taskFill(t.tid),
+      borderColor: taskStyle(t.tid).colour,
+      borderWidth: 1,
       data: stints.filter((s) => s.tid === t.tid).map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: T.hartN(s.hart) })),
     }));
     if (m.migrations.length) {
@@ -250,7 +274,7 @@ export class RunCharts {
         pointStyle: "triangle",
         pointRadius: 5,
         borderColor: "#000",
-        backgroundColor: m.migrations.map((g) => colour(g.tid)),
+        backgroundColor: m.migrations.map((g) => taskStyle(g.tid).colour),
         data: m.migrations.map((g) => ({ x: g.at / 1e6, y: T.hartN(g.to), tid: g.tid, from: g.from, why: g.why })),
       });
     }
@@ -258,19 +282,21 @@ export class RunCharts {
       // Time the modelled host took from a hart: dark over whatever the guest thought ran.
       this.timeline.data.datasets.push({
         label: T.hostSteal(m.stealCount),
-        backgroundColor: "rgba(0, 0, 0, 0.55)",
+        backgroundColor: fill("rgba(0, 0, 0, 0.55)", "cross"),
         data: m.steals.map((s) => ({ x: [s.start / 1e6, s.end / 1e6], y: T.hartN(s.hart), by: s.by })),
       });
     }
     this.redraw(this.timeline);
+    this.figures.timeline.update(() => timelineData(stints, tasks, T), final);
 
     const lat = m.latencySummary();
-    this.latencyBox.hidden = !lat;
+    this.figures.latency.hidden = !lat;
     if (lat) {
       this.latency.data.labels = lat.hist.map((_, i) => String(i));
       this.latency.data.datasets[0].data = lat.hist;
       this.latency.options.plugins.title.text = T.latencySummary(lat.min / 1000, lat.avg / 1000, lat.max / 1000);
       this.redraw(this.latency);
+      this.figures.latency.update(() => latencyData(lat, T), final);
     }
 
     this.table.tBodies[0].replaceChildren(...tasks.map((t) => {
@@ -289,9 +315,9 @@ export class RunCharts {
     this.destroyed = true;
     this.watch.disconnect();
     this.scales.leave(this);
-    for (const chart of [this.completion, this.progress, this.timeline, this.latency]) chart.destroy();
+    for (const chart of this.charts) chart.destroy();
+    for (const figure of Object.values(this.figures)) figure.remove();
     this.grid.remove();
-    this.note?.remove();
     this.table.remove();
   }
 }

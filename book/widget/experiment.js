@@ -5,6 +5,7 @@
 import { applicable, formatArgs, parseArgs } from "./catalog.js";
 import { SharedScales } from "./charts.js";
 import { formatCompare, parseCompare, secondRun } from "./compare.js";
+import { loadLibraries } from "./libs.js";
 import { OverlayChart } from "./overlay.js";
 import { RunPane } from "./pane.js";
 import { pageLang, stringsFor } from "./strings.js";
@@ -92,6 +93,17 @@ export class Experiment {
     const problems = [...bad, ...errors.map((e) => `data-args: ${e}`), ...compare.errors.map((e) => `data-compare: ${e}`), ...this.readUrl()];
     this.scales = new SharedScales();
     host.addEventListener("keydown", (e) => PAGE_KEYS.has(e.key) && e.stopPropagation());
+    // A reader about to run it (a pointer over it, the focus in it, or it on screen while the page
+    // is idle): the terminal's and the charts' libraries start loading.
+    const preload = () => loadLibraries().catch(() => {}); // Run reports a failure
+    host.addEventListener("pointerenter", preload, { once: true });
+    host.addEventListener("focusin", preload, { once: true });
+    this.seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      this.seen.disconnect();
+      (globalThis.requestIdleCallback ?? setTimeout)(preload);
+    });
+    this.seen.observe(host);
 
     host.replaceChildren();
     host.classList.add("rq-widget");
@@ -123,6 +135,11 @@ export class Experiment {
     return problems;
   }
 
+  /** The widget's accessible name: its number and its settings. */
+  name() {
+    this.host.setAttribute("aria-label", T.experimentN(this.key.slice(1), formatArgs(this.settings, this.catalog)));
+  }
+
   writeUrl() {
     const url = new URL(location.href);
     url.searchParams.set(this.key, formatArgs(this.settings, this.catalog));
@@ -135,7 +152,11 @@ export class Experiment {
   build() {
     const c = this.catalog;
     const names = (list) => list.map((e) => [e.name, e.help ? `${e.name}: ${e.help}` : e.name]);
-    this.form = el("form", { class: "rq-controls", "aria-label": T.settings });
+    // The widget is a landmark of its own, named by its number and settings, so a screen
+    // reader's list of landmarks leads from experiment to experiment; its parts are not.
+    this.host.setAttribute("role", "region");
+    this.name();
+    this.form = el("form", { class: "rq-controls" });
     this.form.addEventListener("submit", (e) => e.preventDefault());
     this.schedSel = select(names(c.scheds), this.settings.sched);
     this.workloadSel = select(names(c.workloads), this.settings.workload);
@@ -147,7 +168,7 @@ export class Experiment {
     this.vsWords.value = this.compare?.words ?? "";
     this.vsWordsField = labelled(T.compareChanges, this.vsWords, T.compareChangesHelp);
     this.fileIn = el("input", { type: "file" });
-    this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: T.tunables }));
+    this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: T.tunablesLegend }));
     this.form.append(
       el("div", { class: "rq-row" },
         labelled(T.scheduler, this.schedSel),
@@ -155,10 +176,12 @@ export class Experiment {
         labelled(T.harts, this.smpIn),
         labelled(T.compareWith, this.vsSel),
         this.vsWordsField),
-      el("details", { class: "rq-more" }, el("summary", { text: T.tunables }), this.tunablesBox),
+      (this.more = el("details", { class: "rq-more" }, el("summary", { text: T.tunables }), this.tunablesBox)),
       labelled(T.ownKernel, this.fileIn, T.ownKernelHelp),
     );
     this.form.addEventListener("change", (e) => this.onFormChange(e));
+    // The tunables' fields are made when the reader opens them (a page has many widgets).
+    this.more.addEventListener("toggle", () => this.tunablesStale && this.buildTunables());
 
     this.runBtn = el("button", { type: "button", class: "rq-run", text: T.run });
     this.pauseBtn = el("button", { type: "button", class: "rq-pause", text: T.pause });
@@ -168,6 +191,12 @@ export class Experiment {
     this.resultBtn = el("button", { type: "button", class: "rq-dl-result", text: T.downloadResult });
     this.traceBtn = el("button", { type: "button", class: "rq-dl-trace", text: T.downloadTrace });
     this.ftraceBtn = el("button", { type: "button", class: "rq-dl-ftrace", text: T.downloadFtrace });
+    // Live charts move while a run goes on; a reader can hold them still (WCAG 2.2.2).
+    this.freezeBtn = el("button", { type: "button", class: "rq-freeze", "aria-pressed": "false", text: T.freezeCharts });
+    this.freezeBtn.onclick = () => {
+      this.freezeBtn.setAttribute("aria-pressed", String(this.freezeBtn.getAttribute("aria-pressed") !== "true"));
+      this.refresh();
+    };
     this.runBtn.onclick = () => this.run();
     this.pauseBtn.onclick = () => this.panes.filter((p) => p.state === "running").forEach((p) => p.send("pause"));
     this.stepBtn.onclick = () => this.step();
@@ -177,7 +206,7 @@ export class Experiment {
     this.traceBtn.onclick = () => this.downloadTrace();
     this.ftraceBtn.onclick = () => this.downloadFtrace();
     const bar = el("div", { class: "rq-buttons", role: "group", "aria-label": T.runControls },
-      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.resultBtn, this.traceBtn, this.ftraceBtn);
+      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.freezeBtn, this.resultBtn, this.traceBtn, this.ftraceBtn);
 
     this.status = el("p", { class: "rq-status", role: "status" });
     this.alertText = el("span");
@@ -193,8 +222,10 @@ export class Experiment {
   }
 
   buildTunables() {
-    this.tunablesBox.replaceChildren(el("legend", { text: T.tunablesLegend }));
     this.vsWordsField.hidden = !this.compare;
+    this.tunablesStale = !this.more.open;
+    if (this.tunablesStale) return;
+    this.tunablesBox.replaceChildren(el("legend", { text: T.tunablesLegend }));
     const scheds = this.runs().map((r) => r.sched);
     // The modelled host's words get a group of their own: they set up the machine below.
     const hostBox = el("fieldset", { class: "rq-host" }, el("legend", { text: T.hostLegend }));
@@ -258,6 +289,7 @@ export class Experiment {
     }
     this.alert("");
     this.writeUrl();
+    this.name();
   }
 
   /** The settings of each pane's run: this widget's, then the compared run's. */
@@ -289,7 +321,7 @@ export class Experiment {
     this.panes = titles.map((title, i) => new RunPane(this.panesBox, title, args[i], () => this.refresh(), this.scales));
     this.panesBox.classList.toggle("rq-compare", titles.length > 1);
     this.overlay?.destroy();
-    this.overlay = titles.length > 1 ? new OverlayChart(this.overlayBox) : null;
+    this.overlay = null; // made at the first run that compares (boot)
     this.refresh();
   }
 
@@ -326,11 +358,12 @@ export class Experiment {
     if (runs.length !== this.panes.length) this.layoutPanes();
     let elf;
     try {
-      elf = await this.kernel();
+      [elf] = await Promise.all([this.kernel(), ...this.panes.map((p) => p.prepare())]);
     } catch (e) {
       this.alert(e.message);
       return false;
     }
+    if (this.panes.length > 1) this.overlay ??= new OverlayChart(this.overlayBox);
     this.alert("");
     const ips = Number(this.speedSel.value);
     const cores = navigator.hardwareConcurrency || 2;
@@ -405,6 +438,8 @@ export class Experiment {
 
   refresh() {
     const panes = this.panes ?? [];
+    const frozen = this.freezeBtn.getAttribute("aria-pressed") === "true";
+    for (const view of [this.overlay, ...panes.flatMap((p) => [p.charts, p.lanes])]) view?.freeze(frozen);
     this.overlay?.schedule(panes);
     const states = panes.map((p) => p.state);
     const running = states.includes("running");

@@ -4,7 +4,17 @@
 // or the keyboard. A cursor (click, or step event by event) shows beside it what each hart ran
 // at that moment and each run queue in the policy's order with the policy's state
 // (rq-state.js), and a line at the same time on the pane's Chart.js charts.
+//
+// For the keyboard and screen readers the canvas is a slider over the run's time: the arrow
+// keys step the cursor event by event, and its value says in words who runs and who waits
+// (as a polite status when the cursor moved by a button). Colour is never the only cue: a hart
+// row's tasks carry their pattern, a task row's running stretch its hart's number, and the
+// states differ in height; the figure below says the same in a sentence and a table.
 
+import { lanesData } from "./describe.js";
+import { Figure } from "./figure.js";
+import { headingAfter } from "./headings.js";
+import { taskFill, taskStyle } from "./palette.js";
 import { Lanes, snapshot } from "./rq-state.js";
 import { pageLang, stringsFor } from "./strings.js";
 
@@ -12,9 +22,11 @@ const T = stringsFor(pageLang());
 // Harts get dark shades unlike the tasks' palette: a task row's colour says which hart, a hart
 // row's which task, and the two must not be mistaken for each other.
 const HART_COLOURS = ["#253494", "#006d2c", "#7a0177", "#b35806", "#01665e", "#4d4d4d", "#54278f", "#8c2d04"];
-const TASK_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#ff7f0e"];
-const taskColour = (tid) => TASK_COLOURS[(tid - 1 + TASK_COLOURS.length) % TASK_COLOURS.length];
+// Waiting and blocked, each 3:1 or more against the white ground (palette.js's rule).
+export const STATE_COLOURS = { wait: "#b06f00", blocked: "#767676" };
 const ROW = 18;
+// A running stretch this wide (px) or wider names its hart.
+const LABEL_MIN_PX = 16;
 const LABEL_W = 84;
 const AXIS_H = 18;
 // A live run redraws at most this often; a reader's zoom or pan redraws at the next frame.
@@ -70,7 +82,7 @@ export class LanesView {
       pluginRegistered = true;
     }
 
-    this.root = el("section", { class: "rq-lanes", "aria-label": T.lanesTitle });
+    this.root = el("div", { class: "rq-lanes", role: "group", "aria-label": T.lanesTitle });
     const head = el("div", { class: "rq-lanes-bar", role: "group", "aria-label": T.lanesControls });
     const button = (text, cls, fn) => {
       const b = el("button", { type: "button", class: cls }, text);
@@ -78,17 +90,26 @@ export class LanesView {
       head.append(b);
       return b;
     };
-    head.append(el("h4", { class: "rq-lanes-title" }, T.lanesTitle));
+    const title = headingAfter(parent.lastChild ?? parent);
+    title.className = "rq-lanes-title";
+    title.textContent = T.lanesTitle;
+    head.append(title);
     button(T.prevEvent, "rq-prev-event", () => this.step(-1));
     button(T.nextEvent, "rq-next-event", () => this.step(1));
     button(T.zoomIn, "rq-zoom-in", () => this.zoom(1 / ZOOM));
     button(T.zoomOut, "rq-zoom-out", () => this.zoom(ZOOM));
     button(T.zoomAll, "rq-zoom-all", () => this.setView(null));
-    this.canvas = el("canvas", { class: "rq-lanes-canvas", tabindex: "0", role: "img", "aria-label": T.lanesLabel });
+    this.root.append(head);
+    this.figure = new Figure(this.root, T.lanesLabel, "rq-lanes-box");
+    this.canvas = this.figure.canvas;
+    this.canvas.className = "rq-lanes-canvas";
+    for (const [k, v] of Object.entries({ tabindex: "0", role: "slider", "aria-orientation": "horizontal", "aria-valuemin": "0",
+      "aria-valuemax": "0", "aria-valuenow": "0", "aria-valuetext": T.cursorNone })) this.canvas.setAttribute(k, v);
     this.legend = el("p", { class: "rq-lanes-legend" }, T.lanesLegend);
-    this.queueBox = el("div", { class: "rq-queue-view", "aria-live": "polite" });
+    this.said = el("p", { class: "rq-sr-only", role: "status" });
+    this.queueBox = el("div", { class: "rq-queue-view" });
     this.queueBox.append(el("p", {}, T.cursorHint));
-    this.root.append(head, this.canvas, this.legend, this.queueBox);
+    this.root.append(this.legend, this.said, this.queueBox);
     parent.append(this.root);
     this.listen();
     this.resize = () => this.schedule();
@@ -99,6 +120,7 @@ export class LanesView {
   add(events) {
     if (!events.length) return;
     this.model.add(events);
+    if (this.frozen) return;
     const now = performance.now();
     if (now - this.lastLive >= LIVE_REDRAW_MS) {
       this.lastLive = now;
@@ -106,6 +128,13 @@ export class LanesView {
     } else if (!this.timer) {
       this.timer = setTimeout(() => { this.timer = 0; this.lastLive = performance.now(); this.schedule(); }, LIVE_REDRAW_MS);
     }
+  }
+
+  /** Holds the lanes as they are while `on` (the run goes on; the reader may still zoom); then catches up. */
+  freeze(on) {
+    if (Boolean(this.frozen) === on) return;
+    this.frozen = on;
+    if (!on) this.schedule();
   }
 
   /** The shown window [from, to] in ns. */
@@ -152,13 +181,17 @@ export class LanesView {
   listen() {
     const c = this.canvas;
     c.addEventListener("keydown", (e) => {
+      // A slider's keys (WAI-ARIA): the arrows step the cursor, Home and End go to the first and
+      // the last event, Page Up and Down (or Shift with an arrow) pan.
+      const pan = { ArrowLeft: -PAN, ArrowRight: PAN, PageUp: -PAN, PageDown: PAN };
       const keys = {
-        ArrowLeft: () => this.pan(-PAN), ArrowRight: () => this.pan(PAN),
+        ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1), ArrowDown: () => this.step(-1), ArrowUp: () => this.step(1),
+        PageUp: () => this.pan(-PAN), PageDown: () => this.pan(PAN),
         "+": () => this.zoom(1 / ZOOM), "=": () => this.zoom(1 / ZOOM), "-": () => this.zoom(ZOOM),
         "[": () => this.step(-1), "]": () => this.step(1), ",": () => this.step(-1), ".": () => this.step(1),
-        Home: () => this.setView(null), "0": () => this.setView(null),
+        Home: () => this.stepTo(0), End: () => this.stepTo(this.model.events.length - 1), "0": () => this.setView(null),
       };
-      const act = keys[e.key];
+      const act = e.shiftKey && e.key in pan ? () => this.pan(pan[e.key]) : keys[e.key];
       if (!act || e.ctrlKey || e.metaKey || e.altKey) return;
       // mdBook turns the page on the arrow keys at the document: the lanes keep them.
       e.preventDefault();
@@ -201,7 +234,14 @@ export class LanesView {
     const now = this.cursor ?? (dir > 0 ? -Infinity : Infinity);
     let i = dir > 0 ? times.findIndex((e) => e.t > now) : findLast(times, (e) => e.t < now);
     if (i < 0) i = dir > 0 ? times.length - 1 : 0;
-    this.setCursor(times[i].t);
+    this.stepTo(i);
+  }
+
+  /** Moves the cursor to the `i`-th event, bringing it into view. */
+  stepTo(i) {
+    const events = this.model.events;
+    if (!events[i]) return;
+    this.setCursor(events[i].t);
     const [a, b] = this.window();
     if (this.cursor < a || this.cursor > b) this.setView([this.cursor - (b - a) / 2, this.cursor + (b - a) / 2]);
   }
@@ -209,7 +249,8 @@ export class LanesView {
   setCursor(t) {
     this.cursor = Math.round(t);
     this.showQueue();
-    for (const chart of this.charts()) {
+    this.say();
+    for (const chart of this.charts().filter(Boolean)) {
       chart.$rqCursorMs = (this.cursor - (this.model.start ?? 0)) / 1e6;
       chart.draw();
     }
@@ -241,13 +282,25 @@ export class LanesView {
       for (const t of q.tasks) {
         const eligible = t.eligible === undefined ? "" : ` ${t.eligible ? T.eligible : T.notEligible}`;
         const li = el("li", { "data-tid": String(t.tid) }, `${t.name} ${fields(t.fields)}${eligible}${t.yielded ? ` ${T.yieldSkip}` : ""}`);
-        li.style.borderLeftColor = taskColour(t.tid);
+        li.style.borderLeftColor = taskStyle(t.tid).colour;
         ol.append(li);
       }
       if (!q.tasks.length) ol.append(el("li", { class: "rq-queue-empty" }, T.queueEmpty));
       box.append(title, ol);
     }
     if (s.blocked.length) box.append(el("p", { class: "rq-blocked" }, T.blockedList(s.blocked.map((b) => b.name).join(", "))));
+  }
+
+  /** The cursor's moment in words: the slider's value, and a status when the slider has no focus. */
+  say() {
+    const s = this.snapshot();
+    const names = (list) => list.map((t) => t.name).join(", ") || T.queueEmpty;
+    const harts = s.harts.map((h) => (h.running ? T.hartRunsShort(h.hart, h.running.name) : T.hartIdle(h.hart)));
+    const waiting = s.queues.flatMap((q) => q.tasks);
+    const text = T.cursorSays(fmtMs(s.t - (this.model.start ?? 0)), harts.join("; "), names(waiting), s.blocked.length ? names(s.blocked) : T.nobody);
+    this.canvas.setAttribute("aria-valuenow", fmtMs(s.t - (this.model.start ?? 0)));
+    this.canvas.setAttribute("aria-valuetext", text);
+    this.said.textContent = document.activeElement === this.canvas ? "" : text;
   }
 
   schedule() {
@@ -308,19 +361,26 @@ export class LanesView {
       }
     };
     const taskShape = (s) => (s.st === "run" ? [HART_COLOURS[s.h % HART_COLOURS.length], 0, ROW - 1]
-      : s.st === "wait" ? ["#f2b441", 5, ROW - 11] : ["#9a9a9a", ROW / 2 - 1, 2]);
+      : s.st === "wait" ? [STATE_COLOURS.wait, 5, ROW - 11] : [STATE_COLOURS.blocked, ROW / 2 - 1, 2]);
     let row = 0;
     for (const h of harts) {
       const y = AXIS_H + row++ * ROW;
       ctx.fillStyle = "#222";
       ctx.fillText(T.hartLane(h), 4, y + 13);
-      spans(m.harts.get(h), y, (s) => [taskColour(s.tid), 2, ROW - 4]);
+      spans(m.harts.get(h), y, (s) => [taskFill(s.tid), 2, ROW - 4]);
     }
     for (const l of tasks) {
       const y = AXIS_H + row++ * ROW;
       ctx.fillStyle = "#222";
       ctx.fillText(l.name.slice(0, 12), 4, y + 13);
       spans(l.spans, y, taskShape);
+      // A running stretch wide enough names its hart (the colour alone would not tell).
+      ctx.fillStyle = "#fff";
+      for (const s of l.spans) {
+        if (s.st !== "run") continue;
+        const [x0, x1] = [Math.max(LABEL_W, x(s.s)), Math.min(width, x(s.e ?? end))];
+        if (x1 - x0 >= LABEL_MIN_PX) ctx.fillText(String(s.h), x0 + 3, y + 13);
+      }
     for (const mk of l.marks) {
         if (mk.t < a || mk.t > b) continue;
         const px = x(mk.t);
@@ -341,6 +401,8 @@ export class LanesView {
       ctx.fillStyle = "#000";
       ctx.fillRect(x(this.cursor) - 0.5, 0, 1.5, height);
     }
+    this.canvas.setAttribute("aria-valuemax", fmtMs(end - start));
+    this.figure.update(() => lanesData(m, T), false);
     this.drawMs.push(performance.now() - began);
     if (this.drawMs.length > 200) this.drawMs.shift();
   }
@@ -348,6 +410,7 @@ export class LanesView {
   destroy() {
     cancelAnimationFrame(this.frame);
     clearTimeout(this.timer);
+    this.figure.remove();
     removeEventListener("resize", this.resize);
     this.root.remove();
   }

@@ -1,23 +1,21 @@
 // Compare mode's chart of both runs in one frame: the CPU time each task received under each
 // run, bars side by side, so the difference is read off one axis rather than two panes. Tasks
-// are matched by name (a run that changes wl.tasks has bars for its own tasks only).
+// are matched by name (a run that changes wl.tasks has bars for its own tasks only). The runs
+// differ by pattern as well as colour, and the figure says the same in words and as a table.
 
+import { overlayData } from "./describe.js";
+import { Figure } from "./figure.js";
+import { fill } from "./palette.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const T = stringsFor(pageLang());
-const RUN_COLOURS = ["#1f77b4", "#d62728"];
+const RUNS = [{ colour: "#1f77b4", pattern: "solid" }, { colour: "#d62728", pattern: "diagonal" }];
 const DRAW_MS = 250;
 
 export class OverlayChart {
   constructor(parent) {
-    this.box = document.createElement("div");
-    this.box.className = "rq-chart rq-overlay";
-    const canvas = document.createElement("canvas");
-    canvas.setAttribute("role", "img");
-    canvas.setAttribute("aria-label", T.overlayLabel);
-    this.box.append(canvas);
-    parent.append(this.box);
-    this.chart = new globalThis.Chart(canvas, {
+    this.figure = new Figure(parent, T.overlayLabel, "rq-chart rq-overlay");
+    this.chart = new globalThis.Chart(this.figure.canvas, {
       type: "bar",
       data: { labels: [], datasets: [] },
       options: {
@@ -32,22 +30,31 @@ export class OverlayChart {
   /** Redraws from `panes` within DRAW_MS; many calls in between cost one redraw. */
   schedule(panes) {
     this.panes = panes;
-    this.timer ||= setTimeout(() => { this.timer = 0; this.draw(); }, DRAW_MS);
+    if (!this.frozen) this.timer ||= setTimeout(() => { this.timer = 0; this.draw(); }, DRAW_MS);
+  }
+
+  /** Holds the chart while `on` (the runs go on); then catches up. */
+  freeze(on) {
+    if (Boolean(this.frozen) === on) return;
+    this.frozen = on;
+    if (!on && this.panes) this.schedule(this.panes);
   }
 
   draw() {
-    const runs = this.panes.map((p) => new Map(p.model.taskList().map((t) => [t.name, t.cpuNs / 1e6])));
-    const names = [...new Set(runs.flatMap((r) => [...r.keys()]))];
+    const runs = this.panes.map((p) => ({ label: p.heading.textContent, cpu: new Map(p.model.taskList().map((t) => [t.name, t.cpuNs / 1e6])) }));
+    const names = [...new Set(runs.flatMap((r) => [...r.cpu.keys()]))];
     this.chart.data.labels = names;
-    this.chart.data.datasets = this.panes.map((p, i) => ({
-      label: p.heading.textContent, backgroundColor: RUN_COLOURS[i], data: names.map((n) => runs[i].get(n) ?? null),
+    this.chart.data.datasets = runs.map((r, i) => ({
+      label: r.label, backgroundColor: fill(RUNS[i].colour, RUNS[i].pattern), borderColor: RUNS[i].colour, borderWidth: 1,
+      data: names.map((n) => r.cpu.get(n) ?? null),
     }));
     this.chart.update("none");
+    this.figure.update(() => overlayData(runs, T), false);
   }
 
   destroy() {
     clearTimeout(this.timer);
     this.chart.destroy();
-    this.box.remove();
+    this.figure.remove();
   }
 }

@@ -1,7 +1,11 @@
 // One run of the kernel: a Worker with the emulator, the terminal showing its console, and
-// the charts fed by its trace. An experiment has one pane, or two in compare mode.
+// the charts fed by its trace. An experiment has one pane, or two in compare mode. Until its
+// first run a pane is only its title: the terminal, charts and lanes are made (and their
+// libraries loaded, libs.js) when a run is about to start, so an experiment nobody runs costs
+// the page nothing.
 
-import { Terminal } from "../vendor/xterm.mjs";
+import { headingAfter } from "./headings.js";
+import { loadLibraries } from "./libs.js";
 import { RunModel } from "./model.js";
 import { RunCharts } from "./charts.js";
 import { ResultLineFilter } from "./console.js";
@@ -9,6 +13,7 @@ import { LanesView } from "./lanes.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+const nextTask = () => new Promise((next) => setTimeout(next));
 const T = stringsFor(pageLang());
 // The terminal gets as many columns as fit its box; a monospace glyph is about 0.6 em wide.
 // Never fewer than the kernel's result table needs: a narrower box scrolls sideways instead of
@@ -27,12 +32,25 @@ export class RunPane {
     this.scales = scales;
     this.root = document.createElement("section");
     this.root.className = "rq-pane";
-    this.heading = document.createElement("h3");
+    parent.append(this.root);
+    this.heading = headingAfter(parent);
     this.heading.className = "rq-pane-title";
+    this.root.append(this.heading);
+    this.plan(title, bootargs);
+  }
+
+  /**
+   * Makes the terminal, charts and lanes, the first time a run needs them: each in a task of its
+   * own, so that the page does not freeze for the frame it takes to make them all.
+   */
+  async prepare() {
+    if (this.terminal) return;
+    const { Terminal } = await loadLibraries();
+    await nextTask();
+    if (this.terminal || this.destroyed) return;
     const term = document.createElement("div");
     term.className = "rq-terminal";
-    this.root.append(this.heading, term);
-    parent.append(this.root);
+    this.heading.after(term);
 
     // xterm's own labels for screen readers, in the page's language.
     Terminal.strings.promptLabel = T.terminalInput;
@@ -43,7 +61,12 @@ export class RunPane {
     requestAnimationFrame(this.fit);
     addEventListener("resize", this.fit);
     this.terminal.onData((text) => this.worker?.postMessage({ type: "input", bytes: new TextEncoder().encode(text) }));
-    this.plan(title, bootargs);
+    // Tab moves the focus on, as everywhere else in the page: the terminal must not trap the
+    // keyboard (WCAG 2.1.2), and the kernel reads no input that would need a tab.
+    this.terminal.attachCustomKeyEventHandler((e) => e.key !== "Tab");
+    this.termBox = term;
+    await nextTask();
+    if (!this.destroyed) this.makeViews(this.traceOff);
   }
 
   /** The run this pane will make: its title and command line; an idle pane redraws for it. */
@@ -67,16 +90,27 @@ export class RunPane {
     this.budgetHit = false;
     this.decode = new TextDecoder();
     this.shown = new ResultLineFilter(T.resultLine);
-    this.terminal.reset();
     this.model = new RunModel();
     const traceOff = /(^|\s)trace=off(\s|$)/.test(this.bootargs);
-    // The charts are kept from run to run (making them anew costs the page a long frame).
-    if (this.charts && traceOff === this.traceOff) this.charts.reset(this.model);
+    // Said before any run: the reader learns why such a run will draw less.
+    this.note?.remove();
+    this.note = traceOff ? Object.assign(document.createElement("p"), { className: "rq-note", textContent: T.traceOff }) : null;
+    if (this.note) (this.termBox ?? this.heading).after(this.note);
+    if (this.terminal) {
+      this.terminal.reset();
+      this.makeViews(traceOff);
+    }
+    this.traceOff = traceOff;
+  }
+
+  /** The charts and lanes of a new run; the charts are kept from run to run when they can be. */
+  makeViews(traceOff) {
+    // Making charts anew costs the page a long frame.
+    if (this.charts && traceOff === this.charts.traceOff) this.charts.reset(this.model);
     else {
       this.charts?.destroy();
       this.charts = new RunCharts(this.root, this.model, { scales: this.scales, traceOff });
     }
-    this.traceOff = traceOff;
     this.lanes?.destroy();
     this.lanes = new LanesView(this.root, {
       sched: () => /(?:^| )sched=(\S+)/.exec(this.bootargs ?? "")?.[1] ?? "",
@@ -109,7 +143,12 @@ export class RunPane {
    * says how far it is, and once it stops with output the console is there for a screen reader.
    */
   accessible(on) {
-    if (this.terminal.options.screenReaderMode !== on) this.terminal.options.screenReaderMode = on;
+    if (!this.terminal || this.wantsMirror === on) return;
+    this.wantsMirror = on;
+    // The mirror copies the rows it finds when it starts: once xterm has parsed what was written.
+    this.terminal.write("", () => {
+      if (this.terminal && this.wantsMirror === on) this.terminal.options.screenReaderMode = on;
+    });
   }
 
   /** `quote`: the emulator's own words within `message`, shown as code. */
@@ -191,9 +230,10 @@ export class RunPane {
   }
 
   destroy() {
-    removeEventListener("resize", this.fit);
+    this.destroyed = true;
+    if (this.fit) removeEventListener("resize", this.fit);
     this.lanes?.destroy();
-    this.terminal.dispose();
+    this.terminal?.dispose();
     this.worker?.terminate();
     this.charts?.destroy();
     this.root.remove();

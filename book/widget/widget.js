@@ -1,7 +1,10 @@
 // Entry point, loaded on every page of the book (theme/head.hbs). It does nothing on pages
-// without experiments. Otherwise it loads the catalog, the terminal and the charts, and turns
-// each `<div class="rq-experiment" data-sched=… data-workload=… data-smp=… data-args=…>`
-// into a widget. No emulator starts until the reader presses Run, and the print page, which
+// without experiments. Otherwise it loads the catalog and turns each
+// `<div class="rq-experiment" data-sched=… data-workload=… data-smp=… data-args=…>` into a
+// widget: those on screen first, the others one at a time when the page is idle, so that the
+// text shows and scrolls at once (`runqueue.ready` once all are there). The terminal and the charts
+// wait until an experiment is about to run (libs.js, pane.js), no emulator starts until the
+// reader presses Run, and the print page, which
 // holds every chapter at once, gets a short note instead of live widgets. The results that
 // answer a chapter's predictions stay folded until their experiment has run (reveal.js).
 
@@ -13,16 +16,6 @@ const T = stringsFor(pageLang());
 // The lab slots' schedulers (`lab-sjf`, ...) stop the kernel with a TODO until a student fills
 // them in, so only the lab pages (those with a grading widget) offer them.
 const LAB_SCHED = /^lab-/;
-
-function loadScript(url) {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement("script");
-    s.src = url;
-    s.onload = resolve;
-    s.onerror = () => reject(new Error(T.scriptFailed(url)));
-    document.head.append(s);
-  });
-}
 
 function describe(host) {
   const d = host.dataset;
@@ -67,17 +60,24 @@ async function mount() {
       }),
       import("./catalog.js"),
       import("./experiment.js"),
-      loadScript(new URL("vendor/chart.umd.min.js", ASSETS)),
     ]);
     const catalog = normalizeCatalog(catalogRaw);
     if (!document.querySelector(".rq-grade")) catalog.scheds = catalog.scheds.filter((s) => !LAB_SCHED.test(s.name));
     const assets = { url: (name) => new URL(name, ASSETS) };
-    hosts.forEach((host, i) => api.experiments.push(new Experiment(host, i, catalog, assets)));
-    guardPageKeys(api.experiments);
+    guardPageKeys(api.experiments); // a widget on screen may run before the last is made
+    const near = (host) => Math.abs(host.getBoundingClientRect().top - innerHeight / 2);
+    for (const i of hosts.map((_, i) => i).sort((a, b) => near(hosts[a]) - near(hosts[b]))) {
+      api.experiments[i] = new Experiment(hosts[i], i, catalog, assets);
+      await idle(); // the next widget in a task of its own, when the page has nothing else to do
+    }
     api.ready = true;
   } catch (e) {
     showFailure(hosts, e.message ?? String(e));
   }
+}
+
+function idle() {
+  return new Promise((next) => (globalThis.requestIdleCallback ? requestIdleCallback(() => next(), { timeout: 1000 }) : setTimeout(next)));
 }
 
 // mdBook turns the page on the left and right arrow keys, which would throw a run away: while
@@ -90,17 +90,10 @@ function guardPageKeys(experiments) {
   }, true);
 }
 
-// mdBook 0.5's sidebar toggle is a <label> carrying aria-label and aria-expanded, which a
-// label may not have (axe: aria-allowed-attr, aria-prohibited-attr); as a button it may.
-function fixSidebarToggle() {
-  document.getElementById("mdbook-sidebar-toggle")?.setAttribute("role", "button");
-}
-
 // The lab chapters' grading widgets live in grade.js, loaded only where a page has one.
 function mountGrading() {
   if (document.querySelector(".rq-grade")) import("./grade.js").then((m) => m.mount());
 }
 
-fixSidebarToggle();
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => { mount(); mountGrading(); });
 else { mount(); mountGrading(); }

@@ -7,6 +7,7 @@ extern crate alloc;
 pub mod chrome;
 pub mod console;
 pub mod ftrace;
+pub mod linux;
 pub mod props;
 pub mod result;
 pub mod trace;

@@ -37,10 +37,35 @@ test("the chapter loads its widgets without errors and passes axe", async () => 
   const { page, errors } = await open(CHAPTER);
   await ready(page);
   assert.equal(await page.locator(".rq-widget").count(), 2);
-  assert.equal(await page.locator(".rq-widget .xterm").count(), 3, "compare mode shows two terminals");
+  assert.equal(await page.locator(".rq-widget .rq-pane").count(), 3, "compare mode has two panes");
   assert.deepEqual(await page.evaluate(() => runqueue.experiments.flatMap((e) => e.panes.map((p) => p.state))),
     ["idle", "idle", "idle"], "nothing boots before Run");
   assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a page loads its terminal and chart libraries when a widget comes into view, and builds charts only for a run", async () => {
+  // Chapter 9's eleven experiments all start below the first screen.
+  const { page, errors } = await open("chapters/09-realtime.html");
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  await page.reload();
+  await ready(page);
+  await page.waitForTimeout(1000); // the page idles
+  const heavy = () => fetched.filter((p) => /xterm|chart\.umd|\.wasm|kernel\.elf/.test(p));
+  assert.deepEqual(heavy(), [], "no terminal, chart library, wasm or kernel for a page read from its top");
+  assert.equal(await page.locator(".xterm, canvas").count(), 0, "no terminal or chart");
+  await widget(page, 0).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => globalThis.Chart, null, { timeout: 20_000 });
+  assert.deepEqual(heavy().sort(), ["/runqueue/vendor/chart.umd.min.js", "/runqueue/vendor/xterm.css", "/runqueue/vendor/xterm.mjs"], "a widget in view loads the libraries");
+  assert.equal(await page.locator(".xterm, canvas").count(), 0, "but builds nothing yet");
+  await widget(page, 0).getByRole("button", { name: "Run", exact: true }).click();
+  await finished(page, 0);
+  assert.equal(await widget(page, 0).locator(".xterm").count(), 1, "the run's pane got its terminal");
+  const others = await page.evaluate(() => [...document.querySelectorAll(".rq-widget")].slice(1).filter((w) => w.querySelector(".xterm, canvas")).length);
+  assert.equal(others, 0, "the experiments nobody ran have none");
+  assert.ok(heavy().includes("/runqueue/kernel.elf"));
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -109,7 +134,7 @@ test("the widget passes axe in a dark theme too, with its tunables open", async 
   await ready(page);
   assert.ok(await page.evaluate(() => document.documentElement.classList.contains("navy")));
   await widget(page, 1).getByText("Tunables", { exact: true }).click();
-  assert.ok(await widget(page, 1).getByLabel(/^cfs\.latency_ns/).isVisible());
+  await widget(page, 1).getByLabel(/^cfs\.latency_ns/).waitFor(); // made when the fold opens
   // Only the widgets: mdBook's own navy sidebar fails colour contrast (its active link).
   assert.deepEqual(await axe(page, ".rq-widget"), []);
   await widget(page, 1).screenshot({ path: join(SHOTS, "dark.png") });

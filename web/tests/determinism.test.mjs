@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { start } from "../browser.mjs";
+import { sameBytes } from "../native.mjs";
 import { workerRun } from "../pages.mjs";
 import { replay } from "../replay.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
@@ -56,13 +57,6 @@ for (const { name, args, max = 5e9, tier = "on" } of RUNS) {
     assert.ok(JSON.parse(inPage.trace).traceEvents.length > 0, "the run has a trace");
     const least = tier === "eager" ? 500 : 1;
     assert.ok(inPage.compiledRegions >= least, `the compiled tier compiled ${inPage.compiledRegions} regions, fewer than ${least}`);
-    // Not assert.equal on the texts: a diff of megabytes would bury the first difference.
-    for (const what of ["console", "trace"]) {
-      const [a, b] = [inPage[what], cli[what]];
-      let i = 0;
-      while (i < Math.min(a.length, b.length) && a[i] === b[i]) i++;
-      assert.ok(a.length === b.length && i === a.length,
-        `${what} differs from byte ${i} (page ${a.length} bytes, native ${b.length}): page ${JSON.stringify(a.slice(i, i + 80))}, native ${JSON.stringify(b.slice(i, i + 80))}`);
-    }
+    for (const what of ["console", "trace"]) sameBytes(inPage[what], cli[what], what);
   });
 }

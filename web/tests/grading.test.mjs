@@ -5,18 +5,14 @@
 
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, SITE, start } from "../browser.mjs";
-import { runqueueCli, targetDir } from "../../scripts/target-dir.mjs";
+import { gradeNatively } from "../native.mjs";
+import { axe as axeIn } from "../pages.mjs";
+import { targetDir } from "../../scripts/target-dir.mjs";
 
-const RUNQUEUE = runqueueCli();
-const AXE = join(ROOT, "web/node_modules/axe-core/axe.min.js");
-// One kernel copy for every build here: each grade rebuilds only the slot's crate.
-const CACHE = join(targetDir(), "web-grade");
-const BUILT = join(CACHE, "target/riscv64imac-unknown-none-elf/release/runqueue-kernel");
 const GRADE_TIMEOUT = 120_000;
 const SHOTS = join(targetDir(), "screenshots");
 
@@ -29,18 +25,6 @@ before(async () => {
   mkdirSync(SHOTS, { recursive: true });
 });
 after(async () => site?.stop());
-
-/** Grades `solution` with the CLI; returns its table, results.json and the kernel it built. */
-function gradeNatively(lab, solution) {
-  const results = join(mkdtempSync(join(tmpdir(), "rq-grade-")), "results.json");
-  let table;
-  try {
-    table = execFileSync(RUNQUEUE, ["grade", "--lab", lab, solution, "--root", ROOT, "--cache", CACHE, "--results", results], { encoding: "utf8" });
-  } catch (e) {
-    table = e.stdout; // not full marks: exit code 1, the table is still printed
-  }
-  return { table, results: readFileSync(results, "utf8"), elf: readFileSync(BUILT) };
-}
 
 async function open(lab) {
   const page = await site.context.newPage();
@@ -59,13 +43,7 @@ const widgetState = (page) => page.evaluate(() => {
   return { state: w.state, table: w.table, error: w.error, status: w.status.textContent, shown: w.output.textContent };
 });
 
-async function axe(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const r = await axe.run(".rq-grade-widget", { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-}
+const axe = (page) => axeIn(page, ".rq-grade-widget");
 
 test("a BVT solution's kernel gets the table and results.json runqueue grade gives", async () => {
   const native = gradeNatively("bvt", join(ROOT, "labs/bvt/solution.rs"));

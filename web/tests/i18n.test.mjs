@@ -76,6 +76,17 @@ test("synonyms find the book's term, headings outrank the text, snippets keep th
   assert.deepEqual(search(index.pages, "就绪队列"), [], "a bare list of pages has no synonyms");
 });
 
+test("the glossary and the bibliography come after the lessons that match, however often they name the term", () => {
+  const pages = [
+    entry("chapters/01-using-this-book.html", "如何使用本书", "内核把它的运行队列保存在内存中。"),
+    entry("chapters/glossary.html", "术语表", "运行队列：……运行队列……运行队列……运行队列", ["运行队列"], true),
+    entry("chapters/bibliography.html", "参考文献", "只有参考文献才有的词。", [], true),
+  ];
+  assert.deepEqual(search(pages, "运行队列").map((h) => h.path), ["chapters/01-using-this-book.html", "chapters/glossary.html"]);
+  assert.deepEqual(search(pages, "参考文献").map((h) => h.path), ["chapters/bibliography.html"], "a reference page is still found");
+  assert.equal(entry("a.html", "A", "a").reference, undefined, "a lesson's entry stays as it was");
+});
+
 test("a query with a word in between still matches by bigrams; unrelated text does not", () => {
   assert.deepEqual(search(INDEX, "睡眠的补偿").map((h) => h.path), ["chapters/07-sleepers.html"]);
   assert.deepEqual(search(INDEX, "实时调度"), []);

@@ -136,13 +136,26 @@ test("the lanes zoom and pan by keyboard and wheel, keep the arrow keys from mdB
   await page.keyboard.press("+");
   const [a1, b1] = await view();
   assert.ok(b1 - a1 < (b0 - a0) * 0.7, "+ zooms in");
-  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("PageDown");
   const [a2, b2] = await view();
-  assert.ok(a2 > a1 && Math.abs(b2 - a2 - (b1 - a1)) < 2, "the right arrow pans by the same span");
-  await page.keyboard.press("ArrowLeft");
+  assert.ok(a2 > a1 && Math.abs(b2 - a2 - (b1 - a1)) < 2, "Page Down pans by the same span");
+  await page.keyboard.press("PageUp");
   const [back0, back1] = await view();
   // Back where it was, up to floating point (the pan adds and subtracts the same span).
-  assert.ok(Math.abs(back0 - a1) < 1 && Math.abs(back1 - b1) < 1, `the left arrow pans back: [${back0}, ${back1}] against [${a1}, ${b1}]`);
+  assert.ok(Math.abs(back0 - a1) < 1 && Math.abs(back1 - b1) < 1, `Page Up pans back: [${back0}, ${back1}] against [${a1}, ${b1}]`);
+  await page.keyboard.press("Shift+ArrowRight");
+  assert.ok((await view())[0] > a1, "Shift and the right arrow pan too");
+  await page.keyboard.press("Shift+ArrowLeft");
+  // The arrows alone step the cursor, as a slider's do: the first event, then the next moment.
+  const eventTimes = await page.evaluate(() => runqueue.experiments[0].panes[0].lanes.model.events.map((e) => e.t));
+  const [t0, t1] = [eventTimes[0], eventTimes.find((t) => t > eventTimes[0])];
+  const cursorNow = () => page.evaluate(() => runqueue.experiments[0].panes[0].lanes.cursor);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await cursorNow(), t0);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await cursorNow(), t1);
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await cursorNow(), t0);
   assert.equal(page.url(), url, "the arrow keys did not turn the page");
   await page.keyboard.press("-");
   await page.keyboard.press("-");

@@ -13,8 +13,8 @@ import { STRINGS } from "../../book/widget/strings.js";
 
 // Chapter 2: one fast experiment (a 19 ms run) whose trace answers the Predict block above it.
 const TOUR = "chapters/02-kernel-tour.html";
-// Chapter 9: two predictions, with an experiment that answers neither between them.
-const RT = "chapters/09-realtime.html";
+// Chapter 10: two predictions, with experiments that answer neither between them.
+const RT = "chapters/10-deadline.html";
 const EN = STRINGS.en;
 const ZH = STRINGS["zh-CN"];
 
@@ -79,13 +79,13 @@ test("only the experiment just above a result unfolds it", async () => {
   const only = (i, n) => Array.from({ length: n }, (_, j) => j === i);
   const folded = (await results(page)).map((r) => r.open);
   assert.ok(folded.length >= 2 && folded.every((open) => !open), `all folded at first: ${folded}`);
-  // Widget 2 (the hackbench load) comes after the first result and answers no prediction.
+  // Widget 2 (a job overrunning its runtime) comes after the first result and answers no prediction.
   await run(page, 2);
   await finished(page, 2);
   assert.deepEqual((await results(page)).map((r) => r.open), only(-1, folded.length));
-  // Widget 3 (500 µs sections) is the one just above the second result.
-  await run(page, 3);
-  await finished(page, 3);
+  // Widget 4 (Dhall's set on two harts) is the one just above the second result.
+  await run(page, 4);
+  await finished(page, 4);
   await page.waitForFunction(() => document.querySelectorAll("details.rq-result")[1].open, null, { timeout: 5000 });
   assert.deepEqual((await results(page)).map((r) => r.open), only(1, folded.length));
   assert.deepEqual(errors, []);

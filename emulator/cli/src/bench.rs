@@ -229,7 +229,7 @@ fn phases_from(lines: &[(Stamp, String)], instret_of: impl Fn(&str, u64, u64) ->
 fn run_ours(bootargs: &str, exec: ExecMode) -> Result<EmulatorRun, String> {
     let options = MachineOptions::parse(bootargs).map_err(|e| e.to_string())?;
     let config = Config { bootargs: bootargs.trim().into(), cache: options.cache, host: options.host, ..Config::default() };
-    let mut machine = tier::machine(exec, config, BENCH_ELF).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
+    let mut machine = tier::machine(exec, config, BENCH_ELF, None).map_err(|e| format!("cannot boot the benchmark guest: {e}"))?;
     let cpu_before = cpu_seconds(Who::Myself);
     let start = Instant::now();
     let (mut lines, mut partial) = (Vec::new(), Vec::new());

@@ -1,8 +1,10 @@
 //! The `runqueue` command's library: what the binary does, callable from tests and tools.
 
 pub mod bench;
+pub mod bench_linux;
 pub mod bounded;
 pub mod grade;
+pub mod linux;
 pub mod mutant;
 pub mod run;
 pub mod tier;

@@ -39,6 +39,10 @@ struct BenchArgs {
     /// A tenth of the work, for a quick look.
     #[arg(long)]
     quick: bool,
+    /// Measure Linux instead (needs `make linux`): each kernel's boot, and one experiment on
+    /// Linux 6.12 and 6.1 beside the same on the teaching kernel.
+    #[arg(long)]
+    linux: bool,
     /// Settings for our machine, as on a kernel command line, e.g. "cache.kb=32" for a data
     /// cache (docs/platform.md); peers do not get them.
     #[arg(long, value_name = "ARGS", default_value = "")]
@@ -50,6 +54,10 @@ struct BenchArgs {
 }
 
 fn bench(args: &BenchArgs) -> Result<ExitCode, Failure> {
+    if args.linux {
+        println!("{}", runqueue::bench_linux::run().map_err(Failure::Input)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     let options =
         bench::BenchOptions { qemu: args.qemu, tinyemu: args.tinyemu.clone(), quick: args.quick, machine: args.machine.clone(), exec: args.exec.clone() };
     let report = bench::run(&options).map_err(Failure::Input)?;

@@ -4,7 +4,8 @@ use crate::{Failure, read_file, write_file};
 use clap::Args;
 use crate::tier::{self, ExecMode};
 use runqueue_emu::{Config, MachineOptions, Stop};
-use runqueue_report::{chrome, console, ftrace, trace};
+use crate::linux::{self, Boot};
+use runqueue_report::{chrome, console, ftrace, linux as report_linux};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +21,14 @@ const SLICE: u64 = 20_000_000;
 pub struct RunArgs {
     /// The ELF to boot; the bundled teaching kernel when omitted.
     pub elf: Option<PathBuf>,
+    /// Boot Linux instead: `linux-6.12` or `linux-6.1` (built by `make linux`, with Runqueue's
+    /// init and the same workload words), or a kernel file (an ELF or a Linux `Image`).
+    #[arg(long, value_name = "KERNEL", conflicts_with = "elf")]
+    pub kernel: Option<String>,
+    /// An initramfs for the kernel, named in the device tree as QEMU's -initrd does (the named
+    /// Linux kernels bring Runqueue's init).
+    #[arg(long, value_name = "FILE")]
+    pub initrd: Option<PathBuf>,
     /// Harts (1..8). Defaults to the kernel's `smp=` argument, or 1. The command line's
     /// `cache.*=` words give the harts a data cache (docs/platform.md).
     #[arg(long)]
@@ -85,12 +94,19 @@ pub const CONSOLE_KEPT: usize = 1 << 20;
 /// Boots `elf` and runs it to shutdown or to `max_insns`, passing console bytes to `echo` as
 /// they come.
 pub fn execute(elf: &[u8], config: Config, max_insns: u64, echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
-    execute_in(ExecMode::Fast, elf, config, max_insns, echo)
+    execute_in(ExecMode::Fast, elf, None, config, max_insns, echo)
 }
 
-/// [`execute`] in the given execution mode.
-pub fn execute_in(exec: ExecMode, elf: &[u8], config: Config, max_insns: u64, mut echo: impl FnMut(&[u8])) -> Result<Outcome, Failure> {
-    let mut machine = tier::machine(exec, config, elf).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
+/// [`execute`] in the given execution mode, with an initrd if there is one.
+pub fn execute_in(
+    exec: ExecMode,
+    elf: &[u8],
+    initrd: Option<&[u8]>,
+    config: Config,
+    max_insns: u64,
+    mut echo: impl FnMut(&[u8]),
+) -> Result<Outcome, Failure> {
+    let mut machine = tier::machine(exec, config, elf, initrd).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
     let exit = loop {
@@ -125,11 +141,15 @@ pub fn execute_in(exec: ExecMode, elf: &[u8], config: Config, max_insns: u64, mu
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
-    let elf = match &args.elf {
-        Some(path) => read_file(path, "ELF")?,
-        None => KERNEL.to_vec(),
+    let boot = match (&args.kernel, &args.elf) {
+        (Some(kernel), _) => linux::boot(kernel, args.initrd.as_ref())?,
+        (None, elf) => Boot {
+            kernel: elf.as_ref().map_or(Ok(KERNEL.to_vec()), |path| read_file(path, "ELF"))?,
+            initrd: args.initrd.as_ref().map(|path| read_file(path, "initrd")).transpose()?,
+            console: "",
+        },
     };
-    let mut bootargs = args.append.trim().to_string();
+    let mut bootargs = format!("{} {}", boot.console, args.append.trim()).trim().to_string();
     let options = MachineOptions::parse(&bootargs).map_err(|e| Failure::Input(e.to_string()))?;
     let harts = match (args.smp, options.harts) {
         (Some(n), Some(_)) => n,
@@ -142,7 +162,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     };
     let config = Config { harts, ram_bytes: args.mem << 20, bootargs, quantum: args.quantum, cache: options.cache, host: options.host };
     let mut stdout = std::io::stdout().lock();
-    let outcome = execute_in(args.exec, &elf, config, args.max_insns, |bytes| {
+    let outcome = execute_in(args.exec, &boot.kernel, boot.initrd.as_deref(), config, args.max_insns, |bytes| {
         let _ = stdout.write_all(bytes).and_then(|_| stdout.flush());
     })?;
     let exit_code = outcome.exit_code(args.max_insns)?;
@@ -152,12 +172,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         write_file(path, format!("{json}\n").as_bytes())?;
     }
     if args.trace.is_some() || args.ftrace.is_some() || args.events.is_some() {
-        let events = trace::parse(&outcome.trace).map_err(|e| Failure::Input(format!("the guest's trace is malformed: {e}")))?;
+        let events = report_linux::parse_any(&outcome.trace).map_err(|e| Failure::Input(format!("the guest's trace is malformed: {e}")))?;
         if let Some(path) = &args.trace {
             write_file(path, chrome::to_json(&events).as_bytes())?;
         }
         if let Some(path) = &args.ftrace {
-            write_file(path, ftrace::to_text(&events, harts as u32).as_bytes())?;
+            // Linux's own ftrace is written as Linux printed it.
+            let text = if report_linux::is_ftrace(&outcome.trace) { outcome.trace.clone() } else { ftrace::to_text(&events, harts as u32) };
+            write_file(path, text.as_bytes())?;
         }
         if let Some(path) = &args.events {
             write_file(path, outcome.trace.as_bytes())?;

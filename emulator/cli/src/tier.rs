@@ -41,9 +41,9 @@ impl FromStr for ExecMode {
     }
 }
 
-/// A machine booted from `elf` that runs in `mode`.
-pub fn machine(mode: ExecMode, config: Config, elf: &[u8]) -> Result<Machine, LoadError> {
-    let mut machine = Machine::new(config, elf)?;
+/// A machine booted from `kernel` (and `initrd`, if any) that runs in `mode`.
+pub fn machine(mode: ExecMode, config: Config, kernel: &[u8], initrd: Option<&[u8]>) -> Result<Machine, LoadError> {
+    let mut machine = Machine::with_initrd(config, kernel, initrd)?;
     machine.set_exec(if mode == ExecMode::Reference { Exec::Reference } else { Exec::Fast });
     if mode == ExecMode::Fast {
         // A host Cranelift cannot generate code for runs interpreted: the results are the same.

@@ -108,3 +108,28 @@ fn cgroup_settings_name_real_groups_and_values_in_range() {
         assert_kernel_refused(append, message);
     }
 }
+
+/// `--kernel` and `--initrd`: an unknown name, a kernel not built yet (with the command that
+/// builds it), files that are not kernels, an initrd too big for RAM.
+#[test]
+fn bad_linux_kernels_and_initrds() {
+    assert_refused(&runqueue(&["run", "--kernel", "linux-9.9"]), 125, "no kernel named 'linux-9.9': the named kernels are linux-6.12, linux-6.1");
+    let empty = std::env::temp_dir().join(format!("runqueue-no-linux-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_runqueue"))
+        .args(["run", "--kernel", "linux-6.12"])
+        .env("RUNQUEUE_LINUX_DIR", &empty)
+        .output()
+        .unwrap();
+    assert_refused(&out, 125, "Linux 6.12 is not built");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("run `make linux`"));
+    assert_refused(&runqueue(&["run", "--kernel", &temp_file("junk.img", b"not a kernel at all")]), 125, "cannot boot");
+    let mut image = vec![0u8; 64];
+    image[16..24].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    image[56..60].copy_from_slice(b"RSC\x05");
+    assert_refused(&runqueue(&["run", "--kernel", &temp_file("huge.img", &image)]), 125, "cannot boot the Linux kernel image");
+    let big = temp_file("big.cpio", &vec![0u8; 130 << 20]);
+    assert_refused(&runqueue(&["run", "--initrd", &big]), 125, "cannot load the initrd");
+    assert_refused(&runqueue(&["run", "--initrd", "/nonexistent.cpio"]), 125, "cannot read initrd");
+    assert_refused(&runqueue(&["run", "--kernel", "linux-6.1", "some.elf"]), 2, "cannot be used with");
+}

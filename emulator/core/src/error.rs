@@ -56,6 +56,10 @@ pub enum LoadError {
     PhysRange { addr: u64, len: u64, ram_start: u64, ram_end: u64 },
     /// A saved state that cannot be restored.
     State(String),
+    /// A Linux kernel `Image` that cannot be booted, and why.
+    KernelImage(&'static str),
+    /// An initrd that cannot be loaded, and why.
+    Initrd(&'static str),
 }
 
 impl fmt::Display for LoadError {
@@ -111,6 +115,8 @@ impl fmt::Display for LoadError {
                 addr.saturating_add(*len)
             ),
             State(why) => write!(f, "cannot restore the saved state: {why}"),
+            KernelImage(why) => write!(f, "cannot boot the Linux kernel image: {why}"),
+            Initrd(why) => write!(f, "cannot load the initrd: {why}"),
         }
     }
 }

@@ -115,6 +115,8 @@ pub struct Layout<'a> {
     pub ram_base: u64,
     pub ram_bytes: u64,
     pub bootargs: &'a str,
+    /// The initrd, the random seed and the trace buffer of a Linux boot (`linux.rs`).
+    pub extras: &'a crate::linux::Extras,
 }
 
 /// The device tree of the Runqueue machine (`docs/platform.md`).
@@ -131,7 +133,28 @@ pub fn machine_tree(layout: &Layout) -> Vec<u8> {
     b.prop_strs("bootargs", &[layout.bootargs]);
     let stdout = alloc::format!("/soc/serial@{UART_BASE:x}");
     b.prop_strs("stdout-path", &[&stdout]);
+    let extras = layout.extras;
+    if let Some(initrd) = &extras.initrd {
+        let cells = |a: u64| [(a >> 32) as u32, a as u32];
+        b.prop_u32("linux,initrd-start", &cells(initrd.start));
+        b.prop_u32("linux,initrd-end", &cells(initrd.end));
+    }
+    if let Some(seed) = &extras.rng_seed {
+        b.prop("rng-seed", seed);
+    }
     b.end();
+
+    if let Some(buffer) = &extras.trace_buffer {
+        b.begin("reserved-memory");
+        b.prop_u32("#address-cells", &[2]);
+        b.prop_u32("#size-cells", &[2]);
+        b.prop("ranges", &[]);
+        b.begin("runqueue-trace");
+        b.prop_reg(buffer.start, buffer.end - buffer.start);
+        b.prop("no-map", &[]);
+        b.end();
+        b.end();
+    }
 
     b.begin(&alloc::format!("memory@{:x}", layout.ram_base));
     b.prop_strs("device_type", &["memory"]);

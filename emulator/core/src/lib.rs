@@ -25,6 +25,7 @@ mod fdt;
 mod hart;
 pub mod jit;
 mod host;
+mod linux;
 mod machine;
 mod mmu;
 mod pmp;
@@ -40,6 +41,7 @@ pub use cache::CacheConfig;
 pub use error::LoadError;
 pub use host::{HostConfig, Policy as HostPolicy};
 pub use machine::{BootMode, Config, Exec, Fault, Machine, Stop};
+pub use linux::is_image as is_linux_image;
 pub use options::MachineOptions;
 
 /// Most harts a machine can have.

@@ -8,7 +8,7 @@ use crate::error::LoadError;
 use crate::exec::Exit;
 use crate::hart::{irq, Hart, RunState, PRV_M, PRV_S};
 use crate::host::{Host, HostConfig};
-use crate::{elf, fdt, sbi, FDT_FROM_RAM_END, MAX_HARTS, NS_PER_INSTRUCTION};
+use crate::{elf, fdt, linux, sbi, FDT_FROM_RAM_END, MAX_HARTS, NS_PER_INSTRUCTION};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -134,24 +134,42 @@ fn trace_steal(trace: &mut Vec<u8>, end: u64, h: usize, ticks: u64, by: &str, cp
 impl Machine {
     /// Builds the machine and loads `elf` into it.
     pub fn new(config: Config, elf: &[u8]) -> Result<Machine, LoadError> {
+        Machine::with_initrd(config, elf, None)
+    }
+
+    /// Builds the machine and loads `kernel` into it: an ELF, or a Linux `Image` (`linux.rs`),
+    /// with `initrd` (if any) at the top of RAM below the device tree, which names it.
+    pub fn with_initrd(config: Config, kernel: &[u8], initrd: Option<&[u8]>) -> Result<Machine, LoadError> {
         validate(&config)?;
         let ram_end = RAM_BASE + config.ram_bytes;
         let fdt_addr = ram_end - FDT_FROM_RAM_END;
+        let is_linux = linux::is_image(kernel);
+        let extras = linux::Extras::place(fdt_addr, RAM_BASE, initrd.map(|i| i.len() as u64), is_linux, &config.bootargs)?;
         let tree = fdt::machine_tree(&fdt::Layout {
             harts: config.harts,
             ram_base: RAM_BASE,
             ram_bytes: config.ram_bytes,
             bootargs: &config.bootargs,
+            extras: &extras,
         });
         if tree.len() as u64 > FDT_FROM_RAM_END {
             return Err(LoadError::FdtTooLarge { size: tree.len() as u64, max: FDT_FROM_RAM_END });
         }
-        let image = elf::parse(elf, RAM_BASE, ram_end, fdt_addr..fdt_addr + tree.len() as u64)?;
+        let bottom = extras.bottom(fdt_addr);
+        let image = if is_linux {
+            linux::parse(kernel, RAM_BASE, bottom)?
+        } else {
+            elf::parse(kernel, RAM_BASE, ram_end, bottom..fdt_addr + tree.len() as u64)?
+        };
         let mut bus = Bus::new(config.ram_bytes, config.harts).ok_or(LoadError::OutOfMemory(config.ram_bytes))?;
         bus.dcache = DataCaches::new(config.cache, config.harts);
         for seg in &image.segments {
             let off = (seg.paddr - RAM_BASE) as usize;
-            bus.ram[off..off + seg.file_size].copy_from_slice(&elf[seg.offset..seg.offset + seg.file_size]);
+            bus.ram[off..off + seg.file_size].copy_from_slice(&kernel[seg.offset..seg.offset + seg.file_size]);
+        }
+        if let (Some(bytes), Some(at)) = (initrd, &extras.initrd) {
+            let off = (at.start - RAM_BASE) as usize;
+            bus.ram[off..off + bytes.len()].copy_from_slice(bytes);
         }
         let fdt_off = (fdt_addr - RAM_BASE) as usize;
         bus.ram[fdt_off..fdt_off + tree.len()].copy_from_slice(&tree);

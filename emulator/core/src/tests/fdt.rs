@@ -6,12 +6,12 @@ use crate::fdt::{machine_tree, Builder, Layout};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-fn be32(b: &[u8], at: usize) -> u32 {
+pub fn be32(b: &[u8], at: usize) -> u32 {
     u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
 }
 
 /// Flattens a blob into (path, property, value) triples.
-fn parse(blob: &[u8]) -> Vec<(String, String, Vec<u8>)> {
+pub fn parse(blob: &[u8]) -> Vec<(String, String, Vec<u8>)> {
     assert_eq!(be32(blob, 0), 0xd00d_feed);
     assert_eq!(be32(blob, 4) as usize, blob.len(), "totalsize");
     assert_eq!((be32(blob, 20), be32(blob, 24)), (17, 16), "versions");
@@ -51,7 +51,7 @@ fn parse(blob: &[u8]) -> Vec<(String, String, Vec<u8>)> {
     out
 }
 
-fn prop<'a>(tree: &'a [(String, String, Vec<u8>)], path: &str, name: &str) -> &'a [u8] {
+pub fn prop<'a>(tree: &'a [(String, String, Vec<u8>)], path: &str, name: &str) -> &'a [u8] {
     &tree.iter().find(|(p, n, _)| p == path && n == name).unwrap_or_else(|| panic!("{path} {name}")).2
 }
 
@@ -78,7 +78,8 @@ fn builder_round_trips_values_and_shares_names() {
 
 #[test]
 fn machine_tree_has_the_platform_nodes() {
-    let blob = machine_tree(&Layout { harts: 2, ram_base: RAM, ram_bytes: 64 << 20, bootargs: "sched=rr seed=3" });
+    let extras = crate::linux::Extras::default();
+    let blob = machine_tree(&Layout { harts: 2, ram_base: RAM, ram_bytes: 64 << 20, bootargs: "sched=rr seed=3", extras: &extras });
     let tree = parse(&blob);
     assert_eq!(prop(&tree, "/chosen", "bootargs"), b"sched=rr seed=3\0");
     assert_eq!(prop(&tree, "/chosen", "stdout-path"), b"/soc/serial@10000000\0");

@@ -17,3 +17,4 @@ mod cache;
 mod host;
 mod speed;
 mod jit;
+mod linux;

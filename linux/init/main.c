@@ -1,0 +1,214 @@
+/* Runqueue's init for Linux: mounts the kernel's interfaces, reads the workload words from the
+ * command line, sets Linux's knobs, runs the workload, prints the teaching kernel's table and
+ * RESULT line, hands Linux's own ftrace to the Runqueue machine's trace device, powers off. */
+#include "rq.h"
+
+int trace_on;
+const char *sched_name;
+int smp;
+static int version_minor;
+
+#define TRACING "/sys/kernel/tracing/"
+#define SCHED_DEBUG "/sys/kernel/debug/sched/"
+
+static void mounts(void)
+{
+    static const struct { const char *type, *dir; } fs[] = {
+        { "proc", "/proc" }, { "sysfs", "/sys" }, { "devtmpfs", "/dev" },
+        { "tracefs", "/sys/kernel/tracing" }, { "debugfs", "/sys/kernel/debug" }, { "cgroup2", "/sys/fs/cgroup" },
+    };
+    for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++)
+        if (mount(fs[i].type, fs[i].dir, fs[i].type, 0, NULL) < 0 && i < 3)
+            fail("cannot mount ", fs[i].dir);
+}
+
+/* The console as the teaching kernel's UART: a newline is a newline (no OPOST). */
+static void raw_console(void)
+{
+    struct { uint32_t iflag, oflag, cflag, lflag; uint8_t line, cc[19]; } t;
+    if (ioctl(1, 0x5401 /* TCGETS */, &t) == 0) {
+        t.oflag &= ~1u; /* OPOST */
+        ioctl(1, 0x5402 /* TCSETS */, &t);
+    }
+}
+
+static void set_knob(const char *path, const char *value, const char *setting)
+{
+    if (write_file(path, value) < 0) {
+        struct buf b = { 0 };
+        put(&b, setting);
+        put(&b, ": Linux refused '");
+        put(&b, value);
+        put(&b, "' (");
+        put(&b, path);
+        put(&b, ")");
+        fail(b.p, "");
+    }
+}
+
+static void knob_int(const char *setting, const char *path, u64 scale)
+{
+    if (!setting_given(setting))
+        return;
+    struct buf b = { 0 };
+    puti(&b, get_int(setting) * (i64)scale);
+    putc_(&b, 0);
+    set_knob(path, b.p, setting);
+}
+
+static void only_on(const char *setting, int minor, const char *why)
+{
+    if (setting_given(setting) && version_minor != minor)
+        fail(setting, why);
+}
+
+/* Linux's own knobs under the teaching kernel's names. */
+static void knobs(void)
+{
+    only_on("cfs.latency_ns", 1, ": Linux 6.12 has EEVDF, whose only knob is eevdf.base_slice_ns");
+    only_on("cfs.min_granularity_ns", 1, ": Linux 6.12 has EEVDF (eevdf.base_slice_ns took this knob's place)");
+    only_on("cfs.wakeup_granularity_ns", 1, ": Linux 6.12 has EEVDF, which has no wakeup granularity");
+    only_on("cfs.features", 1, ": Linux 6.12 has EEVDF: use eevdf.features");
+    only_on("eevdf.base_slice_ns", 12, ": Linux 6.1 has CFS: use cfs.min_granularity_ns");
+    only_on("eevdf.features", 12, ": Linux 6.1 has CFS: use cfs.features");
+    only_on("dl.server_runtime_us", 12, ": the fair server came with Linux 6.12");
+    only_on("dl.server_period_us", 12, ": the fair server came with Linux 6.12");
+    knob_int("cfs.latency_ns", SCHED_DEBUG "latency_ns", 1);
+    knob_int("cfs.min_granularity_ns", SCHED_DEBUG "min_granularity_ns", 1);
+    knob_int("cfs.wakeup_granularity_ns", SCHED_DEBUG "wakeup_granularity_ns", 1);
+    knob_int("eevdf.base_slice_ns", SCHED_DEBUG "base_slice_ns", 1);
+    knob_int("sched_migration_cost_ns", SCHED_DEBUG "migration_cost_ns", 1);
+    knob_int("sched_nr_migrate", SCHED_DEBUG "nr_migrate", 1);
+    /* the period first: Linux refuses a runtime above the period in force */
+    knob_int("rt.period_us", "/proc/sys/kernel/sched_rt_period_us", 1);
+    knob_int("rt.runtime_us", "/proc/sys/kernel/sched_rt_runtime_us", 1);
+    knob_int("rt.rr_slice_ms", "/proc/sys/kernel/sched_rr_timeslice_ms", 1);
+    knob_int("timer_migration", "/proc/sys/kernel/timer_migration", 1);
+    for (int cpu = 0; cpu < smp; cpu++) {
+        struct buf dir = { 0 };
+        put(&dir, SCHED_DEBUG "fair_server/cpu");
+        putu(&dir, cpu);
+        struct buf p = dir, r = { 0 };
+        p.p = NULL, p.len = p.cap = 0;
+        putn(&p, dir.p, dir.len);
+        put(&p, "/period");
+        putc_(&p, 0);
+        putn(&r, dir.p, dir.len);
+        put(&r, "/runtime");
+        putc_(&r, 0);
+        knob_int("dl.server_period_us", p.p, 1000);
+        knob_int("dl.server_runtime_us", r.p, 1000);
+    }
+    const char *features = get_text(version_minor == 1 ? "cfs.features" : "eevdf.features");
+    char *rest = strdup(features);
+    for (char *f; (f = token(&rest, ","));)
+        set_knob(SCHED_DEBUG "features", f, version_minor == 1 ? "cfs.features" : "eevdf.features");
+}
+
+static const char *const events[] = {
+    "sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new", "sched/sched_migrate_task", "sched/sched_process_exit",
+};
+
+static void tracing_start(void)
+{
+    if (!trace_on)
+        return;
+    set_knob(TRACING "buffer_size_kb", "8192", "trace");
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+        struct buf p = { 0 };
+        put(&p, TRACING "events/");
+        put(&p, events[i]);
+        put(&p, "/enable");
+        putc_(&p, 0);
+        set_knob(p.p, "1", "trace");
+    }
+    set_knob(TRACING "tracing_on", "1", "trace");
+}
+
+#define TRACE_DEVICE 0x10200000UL
+#define TRACE_PIECE 4096
+
+/* The trace text goes to the Runqueue trace device through a buffer the machine reserved for
+ * it (/reserved-memory/runqueue-trace): the device copies each piece from physical memory. On
+ * a machine without the device (QEMU) there is nothing to do. */
+static void trace_dump(void)
+{
+    if (!trace_on)
+        return;
+    write_file(TRACING "tracing_on", "0");
+    unsigned char reg[16];
+    int rfd = open("/sys/firmware/devicetree/base/reserved-memory/runqueue-trace/reg", O_RDONLY);
+    if (rfd < 0)
+        return;
+    int ok = read(rfd, reg, sizeof reg) == sizeof reg;
+    close(rfd);
+    if (!ok)
+        fail("the trace buffer's reg is not two 64-bit cells", "");
+    u64 base = 0, size = 0;
+    for (int i = 0; i < 8; i++) {
+        base = base << 8 | reg[i];
+        size = size << 8 | reg[8 + i];
+    }
+    int mem = open("/dev/mem", O_RDWR | O_SYNC);
+    if (mem < 0)
+        fail("cannot open /dev/mem for the trace device", "");
+    char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, mem, base);
+    volatile u64 *dev = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mem, TRACE_DEVICE);
+    if (buf == MAP_FAILED || (void *)dev == MAP_FAILED)
+        fail("cannot map the trace buffer or the trace device", "");
+    int fd = open(TRACING "trace", O_RDONLY);
+    if (fd < 0)
+        fail("cannot read " TRACING "trace", "");
+    for (;;) {
+        ssize_t n = read(fd, buf, size);
+        if (n <= 0)
+            break;
+        for (ssize_t at = 0; at < n; at += TRACE_PIECE) {
+            dev[0] = base + at;
+            dev[1] = n - at < TRACE_PIECE ? n - at : TRACE_PIECE;
+        }
+    }
+    close(fd);
+}
+
+int main(void)
+{
+    static char cmdline[4200];
+    struct utsname u;
+    mounts();
+    raw_console();
+    if (read_file("/proc/cmdline", cmdline, sizeof cmdline) < 0)
+        fail("cannot read /proc/cmdline", "");
+    for (char *c = cmdline; *c; c++)
+        if (*c == '\n')
+            *c = 0;
+    uname(&u);
+    version_minor = strncmp(u.release, "6.1.", 4) == 0 ? 1 : 12;
+    static char name[24];
+    strcpy(name, version_minor == 1 ? "linux-6.1" : "linux-6.12");
+    sched_name = name;
+    parse_args(cmdline, u.release);
+    smp = get_int("smp");
+    if (cpus_online() < smp)
+        fail("smp: the machine has fewer CPUs online than smp= asks for", "");
+    trace_on = get_choice("trace") == 0;
+    run = mmap(NULL, sizeof *run, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (run == MAP_FAILED)
+        fail("cannot map shared memory", "");
+    knobs();
+    /* The init sets up and starts the tasks above all of them, then sleeps until they are done;
+     * its children start as SCHED_NORMAL at nice 0 (SCHED_FLAG_RESET_ON_FORK) until set up. */
+    sched_attr_set(0, 1 /* SCHED_FIFO */, 0, 99, 0, 0, 0, 1 /* SCHED_FLAG_RESET_ON_FORK */);
+    find_workload(get_text("workload"))->spawn();
+    for (int i = 0; smp < cpus_online() && i < run->count; i++)
+        if (!run->tasks[i].affinity)
+            run->tasks[i].affinity = (1ull << smp) - 1;
+    tracing_start();
+    run_tasks();
+    u64 end = 0;
+    for (int i = 0; i < run->count; i++)
+        end = run->tasks[i].finish_ns > end ? run->tasks[i].finish_ns : end;
+    report(end);
+    trace_dump();
+    power_off(0);
+}
