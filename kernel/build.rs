@@ -2,13 +2,16 @@
 //! builds the lab policy's protection domain (`lab-domain`: the lab slot linked on its own, to
 //! run in U-mode), whose image the kernel carries (`src/domain.rs`).
 
-use std::path::Path;
 use std::process::Command;
 
 const TARGET: &str = "riscv64imac-unknown-none-elf";
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The folder as cargo names it when the script runs, not when it was compiled: cargo reuses
+    // a built script for a tree that moved (a starter repository generated afresh beside the
+    // same target folder), where a compiled-in path would name a folder that is gone.
+    let manifest_dir = std::path::PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = manifest_dir.as_path();
     let script = root.join("link.ld");
     println!("cargo:rerun-if-changed={}", script.display());
     println!("cargo:rustc-link-arg-bins=-T{}", script.display());

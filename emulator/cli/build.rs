@@ -39,7 +39,9 @@ const GUESTS: &[Guest] = &[
 ];
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    // Read when the script runs, not compiled in: cargo reuses a built script for a tree that
+    // moved (with the same target folder), where a compiled-in path names a folder that is gone.
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
     let target_dir = outer_target_dir().join("riscv");
     for guest in GUESTS {
         let dir = root.join(guest.dir);

@@ -5,16 +5,24 @@
 # autograder gives the same points; the kernel's stubbed policy says it is not there.
 #
 # The starters are generated one after the other into the same folder, so cargo reuses the
-# host crates between them and rebuilds only the kernel and the tool that carries it; the
-# registry crates are kept between runs in ~/.cache/runqueue/starter-target. The pinned
+# host crates between them and rebuilds only the kernel and the tool that carries it (the
+# copied sources keep their times; the folder's name is the same on every run). The tool's
+# build (registry crates and all) and the kernel builds `make grade` keeps are kept between
+# runs in ~/.cache/runqueue/starter-target and starter-grade; a lock keeps two checkouts'
+# runs from sharing them at once. The pinned
 # toolchain is the one installed here (make-starter pins the version in use), named as rustup
 # knows it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d)"
+caches="$HOME/.cache/runqueue"
+mkdir -p "$caches"
+exec 9> "$caches/starter.lock"
+flock 9
+work="$caches/starter-work"
+rm -rf "$work" && mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
-export CARGO_TARGET_DIR="${STARTER_TARGET_DIR:-$HOME/.cache/runqueue/starter-target}"
-export XDG_CACHE_HOME="$work/cache"
+export CARGO_TARGET_DIR="${STARTER_TARGET_DIR:-$caches/starter-target}"
+export XDG_CACHE_HOME="$caches/starter-grade"
 RUSTUP_TOOLCHAIN="$(cd "$root" && rustup show active-toolchain | cut -d' ' -f1)"
 export RUSTUP_TOOLCHAIN
 owner=ci-student
