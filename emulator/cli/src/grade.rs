@@ -191,10 +191,12 @@ pub fn build(lab: Lab, root: &Path, cache: &Path, solution: &[u8], limits: Limit
 fn build_kernel(lab: Lab, root: &Path, cache: &Path, solution: &[u8], limits: Limits) -> Result<Build, Failure> {
     let io = |what: &str, e: std::io::Error| Failure::Input(format!("{what}: {e}"));
     let kernel = cache.join("kernel");
-    for part in KERNEL_PARTS {
-        sync(&root.join("kernel").join(part), &kernel.join(part)).map_err(|e| io(&format!("cannot copy the kernel to {}", kernel.display()), e))?;
-    }
     let slot = kernel.join("lab/src").join(format!("{}.rs", lab.name()));
+    // The slot is left out of the copy: copying the tree's skeleton over the last solution and
+    // then the solution back would make cargo rebuild the kernel for an unchanged file.
+    for part in KERNEL_PARTS {
+        sync(&root.join("kernel").join(part), &kernel.join(part), &slot).map_err(|e| io(&format!("cannot copy the kernel to {}", kernel.display()), e))?;
+    }
     write_if_changed(&slot, solution).map_err(|e| io("cannot place the solution", e))?;
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     // A clean environment, as build.rs does: the outer build's settings are for the host.
@@ -245,20 +247,24 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Mirrors `from` (a file or a folder) to `to`, following symlinks, rewriting only files whose
-/// bytes differ and removing files `from` no longer has.
-fn sync(from: &Path, to: &Path) -> std::io::Result<()> {
+/// bytes differ and removing files `from` no longer has; `keep`, a file under `to`, is left as
+/// it is.
+fn sync(from: &Path, to: &Path, keep: &Path) -> std::io::Result<()> {
+    if to == keep {
+        return Ok(());
+    }
     if !from.is_dir() {
         return write_if_changed(to, &std::fs::read(from)?);
     }
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(to)?.flatten() {
-        if !from.join(entry.file_name()).exists() {
+        if !from.join(entry.file_name()).exists() && entry.path() != keep {
             let path = entry.path();
             if path.is_dir() { std::fs::remove_dir_all(path)? } else { std::fs::remove_file(path)? }
         }
     }
     for entry in std::fs::read_dir(from)?.flatten() {
-        sync(&entry.path(), &to.join(entry.file_name()))?;
+        sync(&entry.path(), &to.join(entry.file_name()), keep)?;
     }
     Ok(())
 }
@@ -282,5 +288,24 @@ fn run_test(lab: Lab, test: &TestCase, build: &Build) -> TestResult {
             None => grade_test(lab, test, &Outcome::OutOfBudget { trace: &out.trace, end_ns: out.time_ns }),
         },
         Err(Failure::Input(why) | Failure::Budget(why)) => grade_test(lab, test, &Outcome::Aborted(&why)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sync;
+
+    #[test]
+    fn sync_mirrors_the_tree_but_leaves_the_slot_alone() {
+        let dir = std::env::temp_dir().join(format!("runqueue-sync-{}", std::process::id()));
+        let (from, to) = (dir.join("from"), dir.join("to"));
+        for (path, text) in [(from.join("src/sjf.rs"), "skeleton"), (from.join("src/lib.rs"), "new"), (to.join("src/sjf.rs"), "solution"), (to.join("src/lib.rs"), "old"), (to.join("src/gone.rs"), "stale")] {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        sync(&from, &to, &to.join("src/sjf.rs")).unwrap();
+        let read = |name: &str| std::fs::read_to_string(to.join("src").join(name)).ok();
+        assert_eq!((read("sjf.rs").as_deref(), read("lib.rs").as_deref(), read("gone.rs")), (Some("solution"), Some("new"), None));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
