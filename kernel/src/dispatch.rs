@@ -418,6 +418,12 @@ impl Kernel {
         true
     }
 
+    /// Ticket transfers (`mutex.rs`): `waiter` now waits for a mutex `owner` holds, or its wait
+    /// is over (`None`).
+    pub fn lend(&mut self, waiter: Tid, owner: Option<Tid>) {
+        self.policy.lend(&self.tasks[waiter], owner.map(|o| &self.tasks[o]));
+    }
+
     /// The task running on hart `h` (0: none), and how many harts this run has.
     pub fn running_on(&self, h: usize) -> Tid {
         self.current[h]

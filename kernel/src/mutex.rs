@@ -8,7 +8,8 @@
 //!
 //! Priority inheritance (`lock.pi=1`, the default, as rt_mutex has and as PREEMPT_RT gives
 //! the kernel's spinlocks): a task holding mutexes runs at the priority of the highest of
-//! their waiters. A fair owner with a real-time waiter runs in the real-time class (FIFO at
+//! their waiters. Under `sched=lottery` the fair waiters lend their tickets as well (ticket
+//! transfers, `Scheduler::lend`). A fair owner with a real-time waiter runs in the real-time class (FIFO at
 //! the waiter's priority) until it unlocks; a real-time owner rises to the waiter's priority.
 //! When a boosted owner itself waits for another mutex, that mutex's owner is boosted in
 //! turn, along the chain (`propagate`). A deadline waiter lends real-time priority 99 (Linux
@@ -34,7 +35,7 @@ pub const PI: Tunable = Tunable {
     kind: Kind::Int { min: 0, max: 1 },
     default: "1",
     unit: "",
-    help: "priority inheritance on the kernel's mutexes (rt_mutex): 1 = an owner runs at the priority of its highest waiter, 0 = off",
+    help: "priority inheritance on the kernel's mutexes (rt_mutex): 1 = an owner runs at the priority of its highest waiter (under sched=lottery it also holds its waiters' tickets), 0 = off",
 };
 
 pub const MAX_MUTEXES: usize = 8;
@@ -293,6 +294,7 @@ pub fn lock(m: usize) {
         l.push(" op=contend").field("mutex", m as u64).field("owner", owner as u64);
     });
     if k.mutexes.pi {
+        k.lend(me, Some(owner));
         propagate(&mut k, owner, now);
     }
     note_inversions(&mut k);
@@ -332,7 +334,11 @@ pub fn unlock(m: usize) {
             if k.mutexes.pi {
                 // Give back what this mutex's waiters lent before the new owner wakes, so
                 // that it finds this task at its own priority; the new owner inherits from
-                // those still waiting.
+                // those still waiting (and, under lottery, holds their tickets).
+                k.lend(next, None);
+                for w in tids(k.mutexes.mutexes[m].waiters) {
+                    k.lend(w, Some(next));
+                }
                 propagate(&mut k, me, now);
                 propagate(&mut k, next, now);
             }

@@ -210,3 +210,44 @@ fn o1_without_the_estimator_leaves_a_short_sleeper_behind_long_slices() {
     let without = kernel(&format!("{args} o1.interactive=0")).iterations()[0];
     assert!(with > 5 * without, "loops with the bonus {with}, without {without}");
 }
+
+/// The CPU shares of a lottery run of three loops for 3 s: `extra` names their groups and
+/// tickets.
+fn lottery_shares(extra: &str) -> Vec<f64> {
+    shares(&kernel(&format!("sched=lottery workload=spin wl.tasks=3 wl.run_ms=3000 {extra}")))
+}
+
+/// OSDI '94, ticket currencies: a currency's tasks share its funding by their tickets in it, so
+/// inflating one currency dilutes its own tasks only. Groups `a` and `b` are funded alike; the
+/// root draws between them 300 times, `b` between its two loops about 150 times, each share
+/// within three binomial standard deviations. Without currencies the same inflation takes
+/// `a`'s loop down to its 100 of 1100 tickets.
+#[test]
+fn lottery_currencies_keep_one_groups_inflation_from_diluting_another() {
+    let within = |share: f64, p: f64, draws: f64| (share - p).abs() <= 3.0 * (p * (1.0 - p) / draws).sqrt();
+    for (tickets, inner) in [("100,100,300", 0.75), ("100,100,900", 0.9)] {
+        let s = lottery_shares(&format!("cgroup=a,b,b tickets={tickets}"));
+        assert!(within(s[0], 0.5, 300.0), "tickets={tickets} in currencies a,b,b: a's loop got {:.3}, not half", s[0]);
+        let in_b = s[2] / (s[1] + s[2]);
+        assert!(within(in_b, inner, 150.0), "tickets={tickets}: b's second loop got {in_b:.3} of b, its tickets say {inner}");
+    }
+    let flat = lottery_shares("tickets=100,100,900");
+    assert!(within(flat[0], 100.0 / 1100.0, 300.0), "without currencies the first loop got {:.3}, its tickets say 0.091", flat[0]);
+}
+
+/// OSDI '94, ticket transfers: a client blocked on a server lends it its tickets; our mutexes
+/// lend them where they lend a priority (`lock.pi=1`). `high` (1000 tickets) waits for the
+/// mutex `low` (100) holds while a hog (400) competes, each draw 1 ms: without the transfer
+/// (`lock.pi=0`) `low` wins a fifth of the draws while it holds the lock, with it eleven
+/// fifteenths, so `high`'s average wait falls by more than half and no wait is longer.
+#[test]
+fn lottery_transfers_lend_a_waiters_tickets_to_the_mutex_owner() {
+    let wait = |transfer| {
+        let run = kernel(&format!("sched=lottery workload=inversion rtprio=0,0,0 tickets=1000,100,400 lottery.quantum_ms=1 wl.periods=50 lock.pi={transfer}"));
+        run.result.task("high").and_then(|t| t.lock.clone()).expect("the high task reports its lock waits")
+    };
+    let (off, on) = (wait(0), wait(1));
+    assert!(off.contended >= 40 && on.contended >= 40, "high waited in {} and {} of 50 periods: the lock is hardly contended", off.contended, on.contended);
+    assert!(on.avg_wait_ns * 2 < off.avg_wait_ns, "high's average wait {} ns with the transfer, {} ns without", on.avg_wait_ns, off.avg_wait_ns);
+    assert!(on.max_wait_ns < off.max_wait_ns, "high's worst wait {} ns with the transfer, {} ns without", on.max_wait_ns, off.max_wait_ns);
+}

@@ -24,12 +24,25 @@
 //!   enough that a 1-3 s experiment holds 100-300 draws. The paper's prototype used Mach's
 //!   100 ms quantum; `lottery.quantum_ms=100` shows how few draws a short run then gets.
 //!
-//! Not modelled: ticket currencies, transfers and inflation (the paper's abstractions above the
-//! draw), and the move-to-front list heuristic (an optimisation that changes no outcome).
+//! - **Currencies** (the paper's ticket currencies): with `cgroup=` each group is a currency,
+//!   funded by its `cpu.weight` (100: 100 base tickets, as a task at nice 0 holds). The root's
+//!   queue draws among its tasks and the groups' entities, and a group's own queue then draws
+//!   among its tasks by their tickets in the group's currency, so inflating one currency dilutes
+//!   only its own tasks. A group's entity holds its funding as `calc_group_shares` gives it
+//!   (`Scheduler::reweight`, the group layer's), in base tickets. Each queue draws from its own
+//!   stream (`queue_index`).
+//! - **Transfers**: while a task waits for one of the kernel's mutexes, its tickets count for
+//!   the owner in every draw, and for the owner's owner if that one waits too; they come back
+//!   when the wait ends. The mutexes lend them where they would lend a priority (`lock.pi=1`,
+//!   the default; `Scheduler::lend`), as the paper proposes transfers against priority
+//!   inversion. Tickets lend only within one queue: a waiter and an owner in different groups
+//!   or on different harts' queues (`rq=perhart`) lend nothing.
+//!
+//! Not modelled: the move-to-front list heuristic (an optimisation that changes no outcome).
 
 use crate::Where;
 use crate::cfs::weight_of;
-use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
+use runqueue_sched_api::{Carry, Enqueue, Fields, Kind, MAX_ENTITIES, MAX_TASKS, SchedSpec, Scheduler, Settings, Task, Tid, Tunable};
 
 /// Quanta are checked at ticks: a quantum ends at the tick nearest to its end, the first one at
 /// which at most half a tick of it is left (a task switched in just after a tick would
@@ -70,8 +83,9 @@ pub const SPEC: SchedSpec<Lottery> = SchedSpec {
             quantum_end: quantum_end(s, "lottery.quantum_ms"),
             compensate: s.int("lottery.compensate") == 1,
             seed: s.int("seed") as u64,
+            node: 0,
             rng: None,
-            clients: [Client::NONE; MAX_TASKS],
+            clients: [Client::NONE; MAX_ENTITIES],
             chosen: [None; CHOSEN_HARTS],
         })
     },
@@ -104,10 +118,19 @@ struct Client {
     /// The winning ticket and the pool of the last draw it won.
     draw: u64,
     pool: u64,
+    /// The owner of the mutex it waits for, to whom it lends its tickets (0: none). A byte, so that the policy is no larger than before transfers: every policy
+    /// shares its size, and the kernel's boot copies it.
+    lent_to: u8,
 }
 
 impl Client {
-    const NONE: Client = Client { tickets: 100, held: 100, place: Where::Off, allowed: 0, used: 0, draw: 0, pool: 0 };
+    const NONE: Client = Client { tickets: 100, held: 100, place: Where::Off, allowed: 0, used: 0, draw: 0, pool: 0, lent_to: 0 };
+}
+
+/// A group entity's funding in base tickets: its weight on the scale where nice 0's 1024 is 100
+/// tickets (`tickets_for_nice`), at least 1.
+fn tickets_for_weight(weight: u64) -> u64 {
+    ((weight * 100 + 512) / 1024).max(1)
 }
 
 pub struct Lottery {
@@ -116,9 +139,11 @@ pub struct Lottery {
     quantum_end: u64,
     compensate: bool,
     seed: u64,
-    /// Seeded on the first draw, with the hart of that draw.
+    /// Which queue of the group hierarchy this is (0: the root): part of the stream's seed.
+    node: usize,
+    /// Seeded on the first draw, with the hart of that draw and `node`.
     rng: Option<SplitMix64>,
-    clients: [Client; MAX_TASKS],
+    clients: [Client; MAX_ENTITIES],
     /// Per hart, a queued task that won the draw at the end of the current task's quantum there:
     /// that hart's next pick (another hart's pick may take it first; then a new draw).
     chosen: [Option<Tid>; CHOSEN_HARTS],
@@ -128,20 +153,31 @@ pub struct Lottery {
 const CHOSEN_HARTS: usize = 8;
 
 impl Lottery {
+    /// The tickets `t` holds in a draw: its own, and those lent to it.
+    fn value(&self, t: Tid) -> u64 {
+        self.clients[t].held + self.borrowed(t)
+    }
+
+    /// The tickets lent to `t` by the tasks waiting for it, and by those waiting for them (a
+    /// mutex chain is short and has no cycle: the kernel refuses a deadlock).
+    fn borrowed(&self, t: Tid) -> u64 {
+        (1..MAX_TASKS).filter(|&w| self.clients[w].lent_to as Tid == t).map(|w| self.clients[w].tickets + self.borrowed(w)).sum()
+    }
+
     /// Draws among the queued tasks `ok` accepts, plus `current` if given; records the draw
     /// with the winner.
     fn draw(&mut self, hart: usize, ok: &dyn Fn(Tid) -> bool, current: Option<Tid>) -> Option<Tid> {
         let eligible = |t: Tid, c: &Client| (c.place == Where::Queued && ok(t)) || Some(t) == current;
-        let pool: u64 = self.clients.iter().enumerate().filter(|(t, c)| eligible(*t, c)).map(|(_, c)| c.held).sum();
+        let pool: u64 = (1..MAX_ENTITIES).filter(|&t| eligible(t, &self.clients[t])).map(|t| self.value(t)).sum();
         if pool == 0 {
             return None;
         }
-        let seed = self.seed;
+        let seed = self.seed.wrapping_add((self.node as u64) << 40);
         let rng = self.rng.get_or_insert_with(|| SplitMix64(seed.wrapping_add((hart as u64) << 32)));
         let winning = rng.next() % pool;
         let mut sum = 0;
-        let t = (1..MAX_TASKS).filter(|&t| eligible(t, &self.clients[t])).find(|&t| {
-            sum += self.clients[t].held;
+        let t = (1..MAX_ENTITIES).filter(|&t| eligible(t, &self.clients[t])).find(|&t| {
+            sum += self.value(t);
             winning < sum
         })?;
         let c = &mut self.clients[t];
@@ -198,7 +234,7 @@ impl Scheduler for Lottery {
         if self.clients[current.tid].used < self.quantum_end || !self.others_queued(hart) {
             return false;
         }
-        let masks: [u32; MAX_TASKS] = core::array::from_fn(|t| self.clients[t].allowed);
+        let masks: [u32; MAX_ENTITIES] = core::array::from_fn(|t| self.clients[t].allowed);
         let winner = self.draw(hart, &|t| masks[t] & (1 << hart) != 0, Some(current.tid));
         if winner == Some(current.tid) {
             // It won again: it keeps the CPU for another quantum.
@@ -235,6 +271,27 @@ impl Scheduler for Lottery {
         let [tickets, held, used, draw, pool, _] = carry.0;
         let place = if queued { Where::Queued } else { Where::Off };
         let (tickets, held, used, draw, pool) = (tickets as u64, held as u64, used as u64, draw as u64, pool as u64);
-        self.clients[task.tid] = Client { tickets, held, place, allowed: task.allowed, used, draw, pool };
+        self.clients[task.tid] = Client { tickets, held, place, allowed: task.allowed, used, draw, pool, lent_to: 0 };
+    }
+
+    /// Groups are currencies.
+    fn hierarchical(&self) -> bool {
+        true
+    }
+
+    /// A group's funding changed: its entity's tickets follow (compensation keeps its ratio).
+    fn reweight(&mut self, id: Tid, weight: u64) {
+        let c = &mut self.clients[id];
+        let tickets = tickets_for_weight(weight);
+        c.held = c.held * tickets / c.tickets;
+        c.tickets = tickets;
+    }
+
+    fn queue_index(&mut self, node: usize) {
+        self.node = node;
+    }
+
+    fn lend(&mut self, waiter: Tid, owner: Option<Tid>) {
+        self.clients[waiter].lent_to = owner.unwrap_or(0) as u8;
     }
 }

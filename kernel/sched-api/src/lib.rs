@@ -179,6 +179,14 @@ pub trait Scheduler {
     /// Sets the weight of entity `id` (a group's entity, whose weight follows its group's
     /// load: Linux's `reweight_entity`), runnable or not.
     fn reweight(&mut self, _id: Tid, _weight: u64) {}
+    /// Tells an instance which queue of the group hierarchy it is (0: the root, `g + 1`: group
+    /// `g`'s), once, after it is built for a run with `cgroup=`: a policy that draws at random
+    /// gives each queue its own stream, so two queues never repeat each other's draws.
+    fn queue_index(&mut self, _node: usize) {}
+    /// Task `waiter` of this queue now waits for a mutex that `owner`, of the same queue, holds
+    /// (`None`: its wait is over). A policy with ticket transfers (lottery's) lends the waiter's
+    /// tickets to the owner meanwhile.
+    fn lend(&mut self, _waiter: Tid, _owner: Option<Tid>) {}
 }
 
 /// What a task takes along when it moves to another hart's run queue, in the policy's own

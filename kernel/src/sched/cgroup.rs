@@ -15,7 +15,7 @@ pub const CGROUP: Tunable = Tunable {
     kind: Kind::Text,
     default: "",
     unit: "",
-    help: "the cgroup of each task in creation order, as paths (a, a/x); NAME*N for N tasks in a row; tasks past the list stay in the root. CFS, EEVDF and BVT schedule groups",
+    help: "the cgroup of each task in creation order, as paths (a, a/x); NAME*N for N tasks in a row; tasks past the list stay in the root. CFS, EEVDF and BVT schedule groups, lottery makes each a ticket currency",
 };
 pub const WEIGHT: Tunable = Tunable {
     name: "cpu.weight",

@@ -100,6 +100,18 @@ impl Classes {
         }
     }
 
+    /// Ticket transfers: `waiter` waits for a mutex `owner` holds, or no longer (`None`). The
+    /// fair instance of the waiter's queue hears it; an owner that is not a fair task on the
+    /// same queue borrows nothing.
+    pub fn lend(&mut self, waiter: &Task, owner: Option<&Task>) {
+        if self.rank[waiter.tid] != 0 {
+            return;
+        }
+        let slot = self.slot(waiter.queue);
+        let owner = owner.filter(|o| self.rank[o.tid] == 0 && self.slot(o.queue) == slot).map(|o| o.tid);
+        self.fair.at(slot).lend(waiter.tid, owner);
+    }
+
     /// The harts fair instance `slot` serves.
     fn harts_of(&self, slot: usize) -> core::ops::Range<usize> {
         if self.perhart { slot..slot + 1 } else { 0..self.harts }

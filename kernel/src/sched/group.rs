@@ -113,11 +113,12 @@ impl Hierarchy {
             return Ok(());
         }
         if !self.root[0].view().hierarchical() {
-            return Err(ArgError::BadWord("cgroup", s.sched.name(), "this policy schedules tasks only; groups need sched=cfs, eevdf or bvt"));
+            return Err(ArgError::BadWord("cgroup", s.sched.name(), "this policy schedules tasks only; groups need sched=cfs, eevdf, bvt or lottery"));
         }
         for g in 0..self.books.tree.len {
             for slot in &mut self.groups[g][..self.queues] {
                 *slot = s.sched.build(s)?;
+                slot.get().queue_index(g + 1);
             }
             self.entity[g] = [Entity { place: Where::Off, born: false, weight: self.books.tree.groups[g].shares, stint: 0 }; MAX_HARTS];
         }
@@ -135,6 +136,14 @@ impl Hierarchy {
     pub fn at_view(&self, slot: usize) -> &Hierarchy {
         self.slot.set(slot);
         self
+    }
+
+    /// `waiter` waits for a mutex `owner` holds, or no longer: the queue holding the waiter
+    /// hears it, with the owner only if that queue holds it too (`Scheduler::lend`).
+    pub fn lend(&mut self, waiter: Tid, owner: Option<Tid>) {
+        let (slot, node) = (self.slot.get(), self.books.node_of(waiter));
+        let owner = owner.filter(|&o| self.books.node_of(o) == node);
+        self.queue(node, slot).lend(waiter, owner);
     }
 
     fn flat(&self) -> bool {
