@@ -37,7 +37,7 @@ setup-ftrace-check:
 	  python3 -m venv $(FTRACE_VENV) && $(FTRACE_PYTHON) -m pip install -q -r scripts/ftrace-check.requirements.txt && \
 	  cp scripts/ftrace-check.requirements.txt $(FTRACE_VENV)/requirements.txt; }
 
-setup-web: setup-rust setup-mdbook setup-ftrace-check
+setup-web: setup-rust setup-wasm setup-mdbook setup-ftrace-check
 	@[ -d $(WEB_DIR)/node_modules ] && [ $(WEB_DIR)/node_modules/.package-lock.json -nt $(WEB_DIR)/package-lock.json ] || \
 	  (cd $(WEB_DIR) && npm ci --no-audit --no-fund)
 	@[ -x $(WASM_BINDGEN) ] && $(WASM_BINDGEN) --version | grep -qx "wasm-bindgen $(WASM_BINDGEN_VERSION)" || \
@@ -71,11 +71,9 @@ web-assets: setup-web kernel build
 	$(if $(strip $(WASM_OPT_PASSES)),$(wasm-opt))
 
 # The sources the site was built from, for a student who has only the website (the labs'
-# pages link it): the committed tree from git, or this folder without what builds make.
+# pages link it), without what answers a lab (scripts/source-archive.sh, which checks it).
 define source-archive
-	git archive --format=tar.gz --prefix=runqueue/ -o $(WEB_SITE)/runqueue-src.tar.gz HEAD 2>/dev/null || \
-	  tar -czf $(WEB_SITE)/runqueue-src.tar.gz --transform 's,^\.,runqueue,' --exclude=./target --exclude=./book/build \
-	    --exclude=./web/node_modules --exclude=./.git .
+	./scripts/source-archive.sh $(WEB_SITE)/runqueue-src.tar.gz
 endef
 
 # Lays out book/build/runqueue/ after `mdbook build` (which empties book/build): the widget,

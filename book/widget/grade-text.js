@@ -19,6 +19,8 @@ const zh = {
     "not-built": "你的解答无法编译：\n{error}",
     "not-finished": "内核没有运行完：{why}",
     panicked: "内核停止了：{message}",
+    "protection-fault": "你的策略越出了它的保护域，只有利用编译器安全检查的漏洞才能做到，所以所有测试都记零分：{message}",
+    "graded-zero": "记零分：你的策略在测试 {test} 中越出了它的保护域",
     "exit-code": "内核以退出码 {code} 结束；它的最后一行输出：{last}",
     "no-result": "内核没有输出 RESULT 行：负载没有完成",
     garbled: "跟踪格式混乱（{error}）：你的代码是否往跟踪里打印了东西？",

@@ -39,7 +39,7 @@ const GUESTS: &[Guest] = &[
         env: "RUNQUEUE_KERNEL_ELF",
         dir: "kernel",
         bin: "runqueue-kernel",
-        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab", "settings", "emulator/settings"],
+        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab", "kernel/lab-abi", "kernel/lab-domain/src", "kernel/lab-domain/Cargo.toml", "kernel/lab-domain/link.ld", "settings", "emulator/settings"],
     },
     Guest {
         env: "RUNQUEUE_BENCH_ELF",
@@ -50,7 +50,9 @@ const GUESTS: &[Guest] = &[
 ];
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    // Read when the script runs, not compiled in: cargo reuses a built script for a tree that
+    // moved (with the same target folder), where a compiled-in path names a folder that is gone.
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
     let target_dir = outer_target_dir().join("riscv");
     let mut digest = inputs::Digest::new();
     for guest in GUESTS {

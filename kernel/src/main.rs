@@ -11,6 +11,7 @@ mod arch;
 mod catalog;
 mod console;
 mod dispatch;
+mod domain;
 mod fdt;
 mod hart;
 mod latency;

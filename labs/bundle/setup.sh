@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Gradescope runs this once when it builds the autograder image (Ubuntu): install the Rust
 # toolchain and the kernel's target where any user can run them (the student's code is built
-# by an unprivileged user, run_autograder), then build the kernel once so each grade is
-# incremental.
+# by an unprivileged user, run_autograder), then build the kernel once (prebuild.sh) so each
+# grade recompiles only the student's file.
 set -euo pipefail
 AUTOGRADER="${AUTOGRADER:-/autograder}"
 apt-get update -q && apt-get install -y -q --no-install-recommends curl ca-certificates build-essential acl
@@ -13,6 +13,4 @@ if ! command -v cargo >/dev/null; then
   printf 'export RUSTUP_HOME=/usr/local/rustup\n' > /etc/profile.d/rustup.sh
 fi
 rustup target add riscv64imac-unknown-none-elf
-cd "$AUTOGRADER/source"
-LAB="$(cat LAB)"
-./runqueue grade --lab "$LAB" --root . --cache "$AUTOGRADER/cache" "labs/$LAB/skeleton.rs" >/dev/null || true
+bash "$AUTOGRADER/prebuild.sh"

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_linux;
+pub mod bounded;
 pub mod grade;
 pub mod homework;
 pub mod inputs;

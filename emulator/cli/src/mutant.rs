@@ -3,19 +3,22 @@
 //! files the vetting step must refuse (`labs/grader/forbidden/`) to a reference solution.
 
 /// A mutant file: the bug it plants, the check that must catch it (a test's name, or `vet`),
-/// what that check's output must say, and its edits as (find, replace) pairs.
+/// what that check's output must say, and its edits as (find, replace) pairs. An attack on the
+/// grader (`labs/grader/attacks/`) may name its honest `twin` (a mutant, as a path under
+/// `labs/` without `.mutant`): its edits then apply to the twin's solution.
 #[derive(Debug)]
 pub struct Mutant {
     pub bug: String,
     pub catches: String,
     pub says: Option<String>,
+    pub twin: Option<String>,
     pub edits: Vec<(String, String)>,
 }
 
-/// Reads a mutant: header lines (`bug:`, `catches:`, optional `says:`, `#` comments), then
+/// Reads a mutant: header lines (`bug:`, `catches:`, optional `says:` and `twin:`, `#` comments), then
 /// `@@ find` / `@@ replace` blocks ended by `@@ end`.
 pub fn parse_mutant(text: &str) -> Result<Mutant, String> {
-    let mut m = Mutant { bug: String::new(), catches: String::new(), says: None, edits: Vec::new() };
+    let mut m = Mutant { bug: String::new(), catches: String::new(), says: None, twin: None, edits: Vec::new() };
     let mut lines = text.lines();
     // The header, up to the first block.
     for line in lines.by_ref() {
@@ -26,8 +29,9 @@ pub fn parse_mutant(text: &str) -> Result<Mutant, String> {
             Some(("bug", v)) => m.bug = v.to_string(),
             Some(("catches", v)) => m.catches = v.to_string(),
             Some(("says", v)) => m.says = Some(v.to_string()),
+            Some(("twin", v)) => m.twin = Some(v.to_string()),
             _ if line.is_empty() || line.starts_with('#') => {}
-            _ => return Err(format!("unexpected header line {line:?} (bug:, catches:, says:)")),
+            _ => return Err(format!("unexpected header line {line:?} (bug:, catches:, says:, twin:)")),
         }
     }
     if m.bug.is_empty() || m.catches.is_empty() {

@@ -152,7 +152,7 @@ impl Hart {
                     return true; // unsupported mode: the write has no effect
                 }
                 c.satp = (mode << 60) | (value & SATP_WRITABLE);
-                self.tlb.flush();
+                self.tlb.flush_translated();
             }
             MSTATUS => {
                 let mut next = (c.mstatus & !mstatus::WRITABLE) | (value & mstatus::WRITABLE);

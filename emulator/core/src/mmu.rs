@@ -4,7 +4,8 @@
 //! A TLB tag is `vpn << 4 | ctx`, where the context says how the page was checked: the
 //! effective privilege plus SUM and MXR, or [`BARE`] / [`BARE_SU`] when no translation
 //! applies (M-mode and S/U-mode apart, as PMP treats them differently). So a privilege or
-//! mstatus change needs no flush; satp and PMP writes and sfence.vma flush everything.
+//! mstatus change needs no flush; PMP writes and sfence.vma flush everything, and a satp write
+//! every entry a page table made (those of untranslated accesses stay right under any satp).
 //!
 //! Physical accesses, page-table reads included, pass the PMP check of `pmp.rs`; a page is
 //! entered in a TLB only when the PMP allows the access for all of it.
@@ -103,6 +104,17 @@ impl Tlb {
 
     pub fn flush(&mut self) {
         *self = Tlb::new();
+    }
+
+    /// Drops the entries a page table made, keeping those of untranslated accesses (M-mode,
+    /// or S/U-mode with paging off), which no `satp` changes: a kernel that enters a
+    /// paged domain and comes back by two `satp` writes finds its own entries still there.
+    pub fn flush_translated(&mut self) {
+        for table in [&mut self.read, &mut self.write, &mut self.fetch] {
+            for e in table.iter_mut().filter(|e| !matches!(e.tag & 0xf, BARE | BARE_SU)) {
+                *e = EMPTY;
+            }
+        }
     }
 
     pub fn flush_writes(&mut self) {

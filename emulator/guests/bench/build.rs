@@ -2,7 +2,8 @@
 //! an M-mode program.
 
 fn main() {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("link.ld");
+    // Read when the script runs (a tree that moved reuses the built script).
+    let script = std::path::PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("link.ld");
     println!("cargo:rerun-if-changed={}", script.display());
     println!("cargo:rustc-link-arg=-T{}", script.display());
 }

@@ -3,7 +3,7 @@
 //! and results.json come from `runqueue-grader`, the code `runqueue grade` uses, so the page
 //! shows what the CLI prints for the same kernel.
 
-use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, report_json, table};
+use runqueue_grader::{Lab, Outcome, TestCase, TestResult, Visibility, grade_test, gradescope_json, parse_tests, report_json, table, zero_on_protection_fault};
 use runqueue_report::console;
 use wasm_bindgen::prelude::*;
 
@@ -21,7 +21,7 @@ impl Grading {
     #[wasm_bindgen(constructor)]
     pub fn new(lab: &str, tests_text: &str) -> Result<Grading, JsError> {
         let lab = Lab::parse(lab).map_err(|e| JsError::new(&e))?;
-        let tests = parse_tests(tests_text, &format!("{}.tests", lab.name()), false).map_err(|e| JsError::new(&e))?;
+        let tests = parse_tests(tests_text, &format!("{}.tests", lab.name()), false, "").map_err(|e| JsError::new(&e))?;
         if tests.is_empty() {
             return Err(JsError::new(&format!("the {} lab's test file holds no tests", lab.name())));
         }
@@ -78,7 +78,7 @@ impl Grading {
 
     /// Gradescope's results.json, as `runqueue grade --results` writes it.
     pub fn results_json(&self) -> String {
-        gradescope_json(self.lab.name(), &self.recorded(), Visibility::Hidden)
+        gradescope_json(self.lab.name(), &self.recorded(), Visibility::Hidden, "")
     }
 }
 
@@ -90,6 +90,8 @@ impl Grading {
     }
 
     fn recorded(&self) -> Vec<TestResult> {
-        self.results.iter().flatten().cloned().collect()
+        let mut results: Vec<TestResult> = self.results.iter().flatten().cloned().collect();
+        zero_on_protection_fault(&mut results);
+        results
     }
 }

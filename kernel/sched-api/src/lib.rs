@@ -224,6 +224,23 @@ pub struct SchedSpec<P> {
     pub build: fn(&Settings, &Run) -> Result<P, Invalid>,
 }
 
+/// What the command line, the catalog and the book need of a policy: its name, help, tunables
+/// and queue view, without its code. The kernel core reads the lab slot's policies through these alone: their
+/// code runs in the lab's protection domain (`runqueue-lab-abi`), never in the core.
+#[derive(Clone, Copy)]
+pub struct Described {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub tunables: &'static [Tunable],
+    pub queue: QueueView,
+}
+
+impl<P> SchedSpec<P> {
+    pub const fn described(&self) -> Described {
+        Described { name: self.name, help: self.help, tunables: self.tunables, queue: self.queue }
+    }
+}
+
 /// Declares the enum of the given policies, the erased accessors the kernel calls through,
 /// and the table of their specs, each building its own type wrapped in the enum.
 /// `runqueue-policies` and `runqueue-lab` each declare theirs with it.

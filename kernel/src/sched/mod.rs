@@ -3,6 +3,8 @@
 //!
 //! A policy is a `Scheduler` (`runqueue-sched-api`): the kernel's own live in
 //! `runqueue-policies`, the students' in `runqueue-lab`, and both crates see only that API.
+//! The students' code does not even run in the core: a lab policy is a handle (`lab::Gate`)
+//! on its instance in the lab's protection domain (`crate::domain`).
 //! The core (`dispatch`) owns the task table, the accounting and the trace; a policy owns only
 //! its queue and its per-task state, and shows that state through `describe`. The classes above
 //! the fair one (`rt`, `deadline`) are the core's own, as Linux's `sched_class` chain is.
@@ -13,18 +15,19 @@ pub mod class;
 pub mod deadline;
 pub mod fair_server;
 mod group;
+mod lab;
 pub mod rt;
 
-use runqueue_lab::Lab;
 use runqueue_policies::Policy as Builtin;
-use runqueue_sched_api::{QueueView, Run, SchedSpec, Scheduler};
+use runqueue_sched_api::{Described, QueueView, Run, SchedSpec, Scheduler};
 use runqueue_settings::{ArgError, Entry, Settings};
 
 /// A policy the command line can choose, from either crate.
 #[derive(Clone, Copy)]
 pub enum Spec {
     Builtin(&'static SchedSpec<Builtin>),
-    Lab(&'static SchedSpec<Lab>),
+    /// A lab's policy: its index in `runqueue_lab::SPECS`, and its description there.
+    Lab(usize, &'static Described),
 }
 
 /// The policy the command line chose.
@@ -32,7 +35,7 @@ pub enum Spec {
 #[allow(clippy::large_enum_variant)]
 pub enum Policy {
     Builtin(Builtin),
-    Lab(Lab),
+    Lab(lab::Gate),
 }
 
 impl Spec {
@@ -50,7 +53,7 @@ impl Spec {
     pub fn entry(&self) -> Entry {
         match self {
             Spec::Builtin(s) => Entry { name: s.name, help: s.help, tunables: s.tunables },
-            Spec::Lab(s) => Entry { name: s.name, help: s.help, tunables: s.tunables },
+            Spec::Lab(_, s) => Entry { name: s.name, help: s.help, tunables: s.tunables },
         }
     }
 
@@ -58,23 +61,22 @@ impl Spec {
     pub fn queue(&self) -> QueueView {
         match self {
             Spec::Builtin(s) => s.queue,
-            Spec::Lab(s) => s.queue,
+            Spec::Lab(_, s) => s.queue,
         }
     }
 
     pub fn build(&self, settings: &Settings, run: &Run) -> Result<Policy, ArgError<'static>> {
-        let built = match self {
-            Spec::Builtin(s) => (s.build)(settings, run).map(Policy::Builtin),
-            Spec::Lab(s) => (s.build)(settings, run).map(Policy::Lab),
-        };
-        built.map_err(ArgError::from)
+        match self {
+            Spec::Builtin(s) => (s.build)(settings, run).map(Policy::Builtin).map_err(ArgError::from),
+            Spec::Lab(i, s) => lab::build(*i, s, settings, run).map(Policy::Lab),
+        }
     }
 }
 
 /// Every policy, the kernel's first, then the labs'.
 pub fn schedulers() -> impl Iterator<Item = Spec> + Clone {
     let builtin = runqueue_policies::SCHEDULERS.iter().map(Spec::Builtin);
-    builtin.chain(runqueue_lab::SCHEDULERS.iter().map(Spec::Lab))
+    builtin.chain(runqueue_lab::SPECS.iter().enumerate().map(|(i, s)| Spec::Lab(i, s)))
 }
 
 impl Policy {
@@ -85,14 +87,14 @@ impl Policy {
     pub fn get(&mut self) -> &mut dyn Scheduler {
         match self {
             Policy::Builtin(p) => p.get(),
-            Policy::Lab(p) => p.get(),
+            Policy::Lab(p) => p,
         }
     }
 
     pub fn view(&self) -> &dyn Scheduler {
         match self {
             Policy::Builtin(p) => p.view(),
-            Policy::Lab(p) => p.view(),
+            Policy::Lab(p) => p,
         }
     }
 }

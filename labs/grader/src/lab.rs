@@ -135,6 +135,25 @@ pub fn grade_test(lab: Lab, test: &TestCase, outcome: &Outcome) -> TestResult {
     TestResult { name: test.name.clone(), score, max_score: test.points, hidden: test.hidden, output, messages, violation_ns }
 }
 
+/// How the kernel reports a lab policy's access outside its protection domain
+/// (`kernel/src/domain.rs`).
+const PROTECTION_FAULT: &str = "kernel panic: protection fault:";
+
+/// A policy that reached outside its protection domain in any test did what only an exploit of
+/// the compiler's soundness holes can do: every test of the grade scores zero, the others
+/// saying where it happened. Both graders (the CLI's, the page's) apply it to the whole grade.
+pub fn zero_on_protection_fault(results: &mut [TestResult]) {
+    let Some(at) = results.iter().find(|r| r.messages.iter().any(|m| m.key == "protection-fault")).map(|r| r.name.clone()) else {
+        return;
+    };
+    for r in results.iter_mut().filter(|r| r.name != at) {
+        r.score = 0;
+        r.messages = alloc::vec![Message::new("graded-zero", &[("test", &at)])];
+        r.output = message::english(&r.messages);
+        r.violation_ns = None;
+    }
+}
+
 /// The longest output a test shows (its message may quote the kernel's console).
 pub const MAX_OUTPUT: usize = 8 * 1024;
 
@@ -157,7 +176,8 @@ fn judge(lab: Lab, test: &TestCase, outcome: &Outcome) -> Verdict {
             if let Some(at) = lines.iter().position(|l| l.starts_with("kernel panic:") || l.starts_with("kernel bug:")) {
                 // A panic's message follows its location on the next line.
                 let message = lines[at..].iter().take(2).map(|l| l.trim()).collect::<Vec<_>>().join(" ");
-                return fail("panicked", &[("message", &message)]);
+                let key = if lines[at].starts_with(PROTECTION_FAULT) { "protection-fault" } else { "panicked" };
+                return fail(key, &[("message", &message)]);
             }
             if *exit_code != 0 {
                 let last = console.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("(no output)");
@@ -244,6 +264,26 @@ T 3000030 0 exit 2";
 
     /// A kernel that panics with a long message (a student's, say) gives an output of at most
     /// 8 KiB plus a note, cut where a character starts.
+    /// A protection fault in one test zeroes every test, and each says where it happened.
+    #[test]
+    fn a_protection_fault_in_one_test_zeroes_them_all() {
+        let passed = grade("sjf.pred");
+        assert!(passed.passed());
+        let test = TestCase { name: "bad".to_string(), points: 2, args: "x=1".to_string(), checks: Vec::new(), max_insns: 1, hidden: false };
+        let console = "kernel panic: protection fault: lab-sjf tried to write to address 0x10200000 (at pc 0x40000010), outside its protection domain\n";
+        let faulted = grade_test(Lab::Sjf, &test, &Outcome::Finished { exit_code: 3, console, trace: "" });
+        assert!(faulted.output.starts_with("your policy reached outside its protection domain"), "{}", faulted.output);
+        let mut results = [passed.clone(), faulted];
+        zero_on_protection_fault(&mut results);
+        assert_eq!(results.iter().map(|r| r.score).sum::<u32>(), 0);
+        assert_eq!(results[0].output, "graded zero: your policy reached outside its protection domain in test bad");
+        // An ordinary panic zeroes nothing else.
+        let panicked = grade_test(Lab::Sjf, &test, &Outcome::Finished { exit_code: 3, console: "kernel panic: panicked at a.rs:1:1:\nboom\n", trace: "" });
+        let mut results = [passed, panicked];
+        zero_on_protection_fault(&mut results);
+        assert!(results[0].passed());
+    }
+
     #[test]
     fn a_long_output_is_cut_at_a_char_boundary() {
         let test = TestCase { name: "t".to_string(), points: 1, args: "x=1".to_string(), checks: Vec::new(), max_insns: 1, hidden: false };

@@ -20,7 +20,7 @@ mod sjf;
 mod stall;
 pub mod spec;
 
-pub use lab::{Lab, Outcome, TestResult, grade_test};
+pub use lab::{Lab, Outcome, TestResult, grade_test, zero_on_protection_fault};
 pub use message::Message;
-pub use report::{Visibility, gradescope_json, report_json, table};
+pub use report::{Visibility, gradescope_json, markdown, report_json, table};
 pub use spec::{TestCase, parse_tests};

@@ -22,6 +22,8 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("not-built", "your solution does not compile:\n{error}"),
     ("not-finished", "the kernel did not finish: {why}"),
     ("panicked", "the kernel stopped: {message}"),
+    ("protection-fault", "your policy reached outside its protection domain, which only an exploit of a hole in the compiler's safety checks can do, so every test is graded zero: {message}"),
+    ("graded-zero", "graded zero: your policy reached outside its protection domain in test {test}"),
     ("exit-code", "the kernel exited with code {code}; its last line: {last}"),
     ("no-result", "the kernel printed no RESULT line: the workload did not complete"),
     ("garbled", "the trace is garbled ({error}): does your code print to the trace?"),
@@ -35,7 +37,7 @@ pub const ENGLISH: &[(&str, &str)] = &[
 impl Message {
     pub fn new(key: &'static str, parts: &[(&'static str, &dyn ToString)]) -> Message {
         debug_assert!(ENGLISH.iter().any(|(k, _)| *k == key), "no English for {key}");
-        Message { key, parts: parts.iter().map(|(name, value)| (*name, value.to_string())).collect() }
+        Message { key, parts: parts.iter().map(|(name, value)| (*name, printable(&value.to_string()))).collect() }
     }
 
     /// The message in English, as the CLI prints it (a part holding `{name}` stays as it is).
@@ -54,6 +56,29 @@ impl Message {
     }
 }
 
+/// `text` with every control character made visible, so that a quoted part (a student's panic
+/// message, say) cannot move the cursor, clear or recolour the terminal the table is printed
+/// on, or reorder what it shows: C0 controls but newline and tab, and DEL, in caret notation
+/// (ESC is `^[`), C1 controls and the bidirectional overrides and isolates as `\u{..}`.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\0'..='\x1f' => {
+                out.push('^');
+                out.push(char::from(c as u8 + 0x40));
+            }
+            '\x7f' => out.push_str("^?"),
+            '\u{80}'..='\u{9f}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&alloc::format!("\\u{{{:x}}}", c as u32));
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Several messages as the CLI prints them: one a line.
 pub fn english(messages: &[Message]) -> String {
     messages.iter().map(Message::english).collect::<Vec<_>>().join("\n")
@@ -70,6 +95,9 @@ mod tests {
         let quoted = Message::new("check-failed", &[("check", &"x.y"), ("what", &"{violation}"), ("violation", &"v {check}")]);
         assert_eq!(quoted.english(), "check x.y ({violation}) failed.\nFIRST VIOLATION v {check}", "parts are not templates");
         assert_eq!(m.to_json().to_string(), r#"{"key":"exit-code","parts":{"code":"3","last":"panicked"}}"#);
+        // A quoted part cannot drive the terminal.
+        let escapes = Message::new("panicked", &[("message", &"a\x1b[2J\x1b[Hb\r\x07\x7f\u{9b}31m\u{202e}\tc\nd")]);
+        assert_eq!(escapes.english(), "the kernel stopped: a^[[2J^[[Hb^M^G^?\\u{9b}31m\\u{202e}\tc\nd");
         for (key, template) in ENGLISH {
             assert_eq!(ENGLISH.iter().filter(|(k, _)| k == key).count(), 1, "{key} twice");
             assert!(!template.is_empty(), "{key}");

@@ -50,7 +50,9 @@ pub fn table(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
     for r in &shown {
         let verdict = if r.passed() { "pass" } else { "FAIL" };
         let mut line = format!("{:<width$}  {verdict:<6}  {:>2}/{:<2}", r.name, r.score, r.max_score);
-        if let Some(at) = r.violation_ns {
+        // A hidden test shows only whether it passed: a time would tell a policy that chose
+        // when to break a rule the test's parameters.
+        if let Some(at) = r.violation_ns.filter(|_| !r.hidden) {
             line.push_str(&format!("  first violation at {} ms", format_ms(at)));
         }
         if r.hidden {
@@ -63,6 +65,20 @@ pub fn table(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
     out.push_str(&format!("total: {score}/{max}\n"));
     for r in shown.iter().filter(|r| !r.passed() && !r.hidden) {
         out.push_str(&format!("\n--- {} ---\n{}\n", r.name, r.output.trim_end()));
+    }
+    out
+}
+
+/// The per-test points as a Markdown table (a CI job's summary page): hidden tests as the
+/// table shows them (left out, or their verdict only), no explanations.
+pub fn markdown(lab: &str, results: &[TestResult], hidden: Visibility, variant: &str) -> String {
+    let (score, max) = totals(results);
+    let set = if variant.is_empty() { String::new() } else { format!(" (variant `{variant}`)") };
+    let mut out = format!("### Runqueue lab {lab}: {score}/{max} points{set}\n\n| test | result | points |\n| --- | --- | --- |\n");
+    for r in results.iter().filter(|r| !r.hidden || hidden != Visibility::Hidden) {
+        let verdict = if r.passed() { "pass" } else { "**FAIL**" };
+        let name = if r.hidden { format!("{} (hidden)", r.name) } else { r.name.clone() };
+        out.push_str(&format!("| {name} | {verdict} | {}/{} |\n", r.score, r.max_score));
     }
     out
 }
@@ -80,7 +96,7 @@ fn format_ms(ns: u64) -> String {
 /// read once results are released, and a hidden test's details (its parameters, the
 /// schedule it expected, the student's own messages under those parameters) would give the
 /// test away.
-pub fn gradescope_json(lab: &str, results: &[TestResult], hidden: Visibility) -> String {
+pub fn gradescope_json(lab: &str, results: &[TestResult], hidden: Visibility, variant: &str) -> String {
     let (score, max) = totals(results);
     let tests: Vec<Value> = results
         .iter()
@@ -98,7 +114,8 @@ pub fn gradescope_json(lab: &str, results: &[TestResult], hidden: Visibility) ->
         .collect();
     let mut top = Map::new();
     top.insert("score".to_string(), json!(score));
-    top.insert("output".to_string(), json!(format!("Runqueue lab {lab}: {score}/{max} points")));
+    let set = if variant.is_empty() { String::new() } else { format!(" (the test set of variant {variant:?})") };
+    top.insert("output".to_string(), json!(format!("Runqueue lab {lab}: {score}/{max} points{set}")));
     top.insert("visibility".to_string(), json!("visible"));
     top.insert("tests".to_string(), Value::Array(tests));
     let mut text = Value::Object(top).to_string();
@@ -144,18 +161,33 @@ mod tests {
         assert!(t.contains("why b") && !t.contains("secret"), "{t}");
         let t = table("sjf", &results, Visibility::AfterPublished);
         assert!(t.contains("secret") && !t.contains("why secret"), "{t}");
+        // Named, but with its verdict only: no time of its first violation.
+        let line = t.lines().find(|l| l.starts_with("secret")).unwrap();
+        assert_eq!(line, "secret  FAIL     0/2   (hidden test)");
+    }
+
+    #[test]
+    fn markdown_shows_points_and_hides_what_the_table_hides() {
+        let results = [result("a", 2, false), result("b", 0, false), result("secret", 0, true)];
+        let md = markdown("sjf", &results, Visibility::Hidden, "");
+        assert_eq!(md, "### Runqueue lab sjf: 2/6 points\n\n| test | result | points |\n| --- | --- | --- |\n| a | pass | 2/2 |\n| b | **FAIL** | 0/2 |\n");
+        let md = markdown("sjf", &results, Visibility::AfterDueDate, "octocat");
+        assert!(md.starts_with("### Runqueue lab sjf: 2/6 points (variant `octocat`)"), "{md}");
+        assert!(md.ends_with("| secret (hidden) | **FAIL** | 0/2 |\n") && !md.contains("why"), "{md}");
     }
 
     #[test]
     fn gradescope_fields() {
         let results = [result("a", 2, false), result("h", 0, true)];
-        let v: Value = serde_json::from_str(&gradescope_json("mlfq", &results, Visibility::AfterDueDate)).unwrap();
+        let v: Value = serde_json::from_str(&gradescope_json("mlfq", &results, Visibility::AfterDueDate, "")).unwrap();
+        assert_eq!(v["output"], "Runqueue lab mlfq: 2/4 points");
         assert_eq!(v["score"], 2);
         assert_eq!(v["tests"][0]["status"], "passed");
         assert_eq!(v["tests"][1]["visibility"], "after_due_date");
         assert_eq!(v["tests"][1]["output"], "failed (a hidden test: no details)");
         assert_eq!(v["tests"][0]["output"], "why a");
-        let v: Value = serde_json::from_str(&gradescope_json("mlfq", &results, Visibility::Visible)).unwrap();
+        let v: Value = serde_json::from_str(&gradescope_json("mlfq", &results, Visibility::Visible, "4711")).unwrap();
+        assert_eq!(v["output"], "Runqueue lab mlfq: 2/4 points (the test set of variant \"4711\")");
         assert_eq!(v["tests"][1]["output"], "why h");
         assert_eq!(v["tests"][1]["max_score"], 2);
         assert!(Visibility::parse("sometimes").is_err());

@@ -3,6 +3,12 @@
 //! preemptions), and the decisions SJF/SRTF must make with those predictions: the pick (ties
 //! to the lowest tid) and, with `preempt=1`, a preemption at each wakeup or arrival that
 //! calls for one and at no other time.
+//!
+//! The model knows exactly what the policy knew: the core charges a running task when it is
+//! switched out and when a wakeup may preempt it, at the very times the trace shows, and the
+//! handout fixes the integer formula. So every reported prediction is compared exactly, and
+//! which decisions are judged (a tie, a wakeup that calls for a preemption) follows from the
+//! model's predictions alone, never from what the policy reported.
 
 use crate::args;
 use crate::lab::Findings;
@@ -23,11 +29,6 @@ pub const CHECKS: &[(&str, &str)] = &[
 /// How long after a wakeup the preemption it calls for must have happened.
 const PREEMPT_SLACK_NS: u64 = 100_000;
 
-/// Predictions may differ from the model by rounding: 1 us plus 0.5 %.
-fn tolerance(ns: u64) -> u64 {
-    1_000 + ns / 200
-}
-
 struct Params {
     alpha: (u64, u64),
     tau0: u64,
@@ -47,8 +48,6 @@ struct Task {
     /// CPU time of the burst in progress, up to its last switch-out.
     burst: u64,
     state: State,
-    /// The prediction the policy last reported for the task (`new`, `in`, `wake`, `state`).
-    shown: Option<u64>,
     /// When the task was last preempted, if that happened in the burst in progress.
     preempted_at: Option<u64>,
 }
@@ -77,8 +76,6 @@ struct Woke {
 #[derive(Default)]
 struct Expect {
     due: Option<Due>,
-    /// A wakeup too close to call (within the tolerance): either outcome is right.
-    either: bool,
     /// The last wakeup during the run that called for no preemption (for the message).
     last: Option<Woke>,
 }
@@ -111,8 +108,7 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
         match e.kind {
             Kind::New => {
                 judge_new(&mut f, &p, e);
-                let shown = e.num("pred").map(|r| r.unsigned_abs());
-                tasks.insert(e.tid, Task { predicted: p.tau0, burst: 0, state: State::Ready, shown, preempted_at: None });
+                tasks.insert(e.tid, Task { predicted: p.tau0, burst: 0, state: State::Ready, preempted_at: None });
                 // An arrival while a task runs may preempt it, as a wakeup may.
                 arrived(&p, &tasks, &mut expect, e.tid, t, "arrived");
             }
@@ -120,14 +116,12 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
                 let Some(me) = tasks.get(&e.tid) else { continue };
                 judge_order(&mut f, &tasks, e, me);
                 judge_tie(&mut f, &tasks, e, me);
-                let reported = e.num("pred").map(|r| r.unsigned_abs());
-                // A prediction that changed across a preemption is the burst rule's to judge.
-                let changed = me.preempted_at.zip(me.shown).is_some_and(|(at, before)| !judge_unchanged(&mut f, e, at, before, reported));
-                if !changed {
-                    judge_pred(&mut f, &p, e, me.predicted, reported);
+                let reported = e.num("pred");
+                if let Some(at) = me.preempted_at {
+                    judge_unchanged(&mut f, e, at, me.predicted, reported);
                 }
+                judge_pred(&mut f, &p, e, me.predicted, reported);
                 let me = tasks.get_mut(&e.tid).unwrap();
-                me.shown = reported.or(me.shown);
                 me.state = State::Running { since: t };
                 expect.insert(e.tid, Expect::default());
             }
@@ -143,7 +137,7 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
                     me.predicted = (a * me.burst + (q - a) * me.predicted) / q;
                     me.burst = 0;
                     me.preempted_at = None;
-                    if me.predicted.abs_diff(before) > tolerance(me.predicted) {
+                    if me.predicted != before {
                         pending = Some(Pending { tid: e.tid, at: t, predicted: me.predicted });
                     }
                 }
@@ -157,16 +151,16 @@ pub fn check(args: &str, events: &[Event]) -> Result<Findings, String> {
             }
             Kind::State | Kind::Wake => {
                 let Some(me) = tasks.get_mut(&e.tid) else { continue };
-                let reported = e.num("pred").map(|r| r.unsigned_abs());
+                let reported = e.num("pred");
                 if e.kind == Kind::Wake {
                     me.state = State::Ready;
                 }
-                let after_preemption = me.preempted_at.filter(|_| e.kind == Kind::State).zip(me.shown);
-                let changed = after_preemption.is_some_and(|(at, before)| !judge_unchanged(&mut f, e, at, before, reported));
-                if !changed && (reported.is_some() || e.kind == Kind::Wake) {
+                if let Some(at) = me.preempted_at.filter(|_| e.kind == Kind::State) {
+                    judge_unchanged(&mut f, e, at, me.predicted, reported);
+                }
+                if reported.is_some() || e.kind == Kind::Wake {
                     judge_pred(&mut f, &p, e, me.predicted, reported);
                 }
-                me.shown = reported.or(me.shown);
                 if e.kind == Kind::Wake {
                     arrived(&p, &tasks, &mut expect, e.tid, t, "woke");
                 }
@@ -197,10 +191,8 @@ fn arrived(p: &Params, tasks: &BTreeMap<u32, Task>, expect: &mut BTreeMap<u32, E
         let burst = k.burst + (t - since);
         let remaining = k.predicted.saturating_sub(burst);
         let ex = expect.entry(cur).or_default();
-        if p.preemptive && woken_pred + tolerance(remaining) < remaining {
+        if p.preemptive && woken_pred < remaining {
             ex.due.get_or_insert(Due { woken, how, at: t, woken_pred, remaining });
-        } else if p.preemptive && woken_pred < remaining + tolerance(remaining) {
-            ex.either = true;
         } else {
             ex.last = Some(Woke { woken, how, at: t, woken_pred, predicted: k.predicted, burst });
         }
@@ -210,7 +202,7 @@ fn arrived(p: &Params, tasks: &BTreeMap<u32, Task>, expect: &mut BTreeMap<u32, E
 /// Rule 1: a new task's reported prediction is tau0.
 fn judge_new(f: &mut Findings, p: &Params, e: &Event) {
     match e.num("pred") {
-        Some(r) if r.unsigned_abs().abs_diff(p.tau0) <= tolerance(p.tau0) => f.checked("sjf.pred"),
+        Some(r) if r == p.tau0 as i64 => f.checked("sjf.pred"),
         reported => {
             let got = reported.map_or(String::from("no pred= field"), |r| format!("{r} ns"));
             let detail = format!("task {} is new: expected its prediction to be tau0 = {} ns (lab.sjf.tau0_ns), got {got}", e.tid, p.tau0);
@@ -222,7 +214,7 @@ fn judge_new(f: &mut Findings, p: &Params, e: &Event) {
 fn judge_order(f: &mut Findings, tasks: &BTreeMap<u32, Task>, e: &Event, me: &Task) {
     let best = tasks.iter().filter(|(_, k)| k.state == State::Ready).min_by_key(|(tid, k)| (k.predicted, **tid));
     if let Some((&best_tid, b)) = best {
-        if me.predicted > b.predicted + tolerance(b.predicted) {
+        if me.predicted > b.predicted {
             let detail = format!("expected task {best_tid} (predicted burst {} ns), got task {} (predicted burst {} ns)", b.predicted, e.tid, me.predicted);
             f.broke("sjf.order", e.time_ns, "not the shortest predicted job", detail);
         } else {
@@ -231,11 +223,11 @@ fn judge_order(f: &mut Findings, tasks: &BTreeMap<u32, Task>, e: &Event, me: &Ta
     }
 }
 
-/// Rule 3's tie: among ready tasks with the same prediction (the model's, and the policy's
-/// when it reported one), the lowest tid goes first. Only runs with a tie count.
+/// Rule 3's tie: among ready tasks with the same prediction (the model's: what the policy
+/// reports has no say in which picks are ties), the lowest tid goes first. Only runs with a
+/// tie count.
 fn judge_tie(f: &mut Findings, tasks: &BTreeMap<u32, Task>, e: &Event, me: &Task) {
-    let same = |k: &Task| k.predicted == me.predicted && (k.shown.is_none() || me.shown.is_none() || k.shown == me.shown);
-    let mut tied = tasks.iter().filter(|(tid, k)| k.state == State::Ready && **tid != e.tid && same(k)).map(|(tid, _)| *tid).peekable();
+    let mut tied = tasks.iter().filter(|(tid, k)| k.state == State::Ready && **tid != e.tid && k.predicted == me.predicted).map(|(tid, _)| *tid).peekable();
     let Some(&lowest) = tied.peek() else { return };
     if lowest < e.tid {
         let detail = format!("tasks {lowest} and {} both predict {} ns: expected the lower tid, task {lowest}, got task {}", e.tid, me.predicted, e.tid);
@@ -245,10 +237,10 @@ fn judge_tie(f: &mut Findings, tasks: &BTreeMap<u32, Task>, e: &Event, me: &Task
     }
 }
 
-/// Rule 2: the reported prediction against the model's.
-fn judge_pred(f: &mut Findings, p: &Params, e: &Event, predicted: u64, reported: Option<u64>) {
+/// Rule 2: the reported prediction against the model's, exactly.
+fn judge_pred(f: &mut Findings, p: &Params, e: &Event, predicted: u64, reported: Option<i64>) {
     match reported {
-        Some(r) if r.abs_diff(predicted) <= tolerance(predicted) => f.checked("sjf.pred"),
+        Some(r) if r == predicted as i64 => f.checked("sjf.pred"),
         _ => {
             let got = reported.map_or(String::from("no pred= field"), |r| format!("{r} ns"));
             let detail = format!("task {}'s prediction: expected {predicted} ns (alpha {}/{}), got {got}", e.tid, p.alpha.0, p.alpha.1);
@@ -258,21 +250,17 @@ fn judge_pred(f: &mut Findings, p: &Params, e: &Event, predicted: u64, reported:
 }
 
 /// A burst goes on across a preemption: the prediction the task resumes with (or a `state`
-/// event right after the preemption) is the one it had. False if it changed.
-fn judge_unchanged(f: &mut Findings, e: &Event, preempted_at: u64, before: u64, reported: Option<u64>) -> bool {
+/// event right after the preemption) is the one it had, which the model kept.
+fn judge_unchanged(f: &mut Findings, e: &Event, preempted_at: u64, before: u64, reported: Option<i64>) {
     match reported {
-        Some(r) if r.abs_diff(before) > tolerance(before) => {
+        Some(r) if r != before as i64 => {
             let detail = format!(
                 "task {}'s prediction changed from {before} ns to {r} ns when it was preempted at {preempted_at} ns: a preemption does not end a burst, so expected {before} ns until the task yields or sleeps",
                 e.tid
             );
             f.broke("sjf.burst", e.time_ns, "a preemption ended the burst", detail);
-            false
         }
-        _ => {
-            f.checked("sjf.burst");
-            true
-        }
+        _ => f.checked("sjf.burst"),
     }
 }
 
@@ -293,7 +281,7 @@ fn judge_preemption(f: &mut Findings, p: &Params, e: &Event, why: &str, ex: Expe
             let detail = format!("task {} was preempted at {} ns, but with lab.sjf.preempt=0 nothing is ever preempted", e.tid, e.time_ns);
             f.broke("sjf.srtf", e.time_ns, "preemption in non-preemptive SJF", detail);
         }
-        None if preempted && !ex.either => {
+        None if preempted => {
             let why_not = ex.last.map_or(String::from("no task woke during its run"), |w| {
                 format!(
                     "task {} {} at {} ns predicting {} ns, not less than task {}'s remaining {} ns (its prediction {} ns minus the {} ns of its burst so far)",
@@ -372,6 +360,17 @@ T 5500070 0 state 2 pred=2750000";
     #[test]
     fn a_tie_to_the_higher_tid() {
         fails(&RIGHT.replace("T 10 0 in 1", "T 10 0 in 2"), "sjf.tie", "tasks 1 and 2 both predict 4000000 ns: expected the lower tid, task 1, got task 2");
+        // Reported a few ns apart, the predictions still tie: the model decides what a tie is,
+        // and the reports are wrong besides.
+        let skewed = RIGHT.replace("T 10 0 in 1", "T 10 0 in 2").replace("new 2 pred=4000000", "new 2 pred=3999999");
+        fails(&skewed, "sjf.tie", "expected the lower tid, task 1, got task 2");
+        fails(&skewed, "sjf.pred", "expected its prediction to be tau0 = 4000000 ns (lab.sjf.tau0_ns), got 3999999 ns");
+    }
+
+    #[test]
+    fn predictions_are_compared_exactly() {
+        fails(&RIGHT.replace("state 1 pred=3000000", "state 1 pred=3000001"), "sjf.pred", "expected 3000000 ns (alpha 1/2), got 3000001 ns");
+        fails(&RIGHT.replace("in 1 pred=2000000", "in 1 pred=-2000000"), "sjf.pred", "expected 2000000 ns (alpha 1/2), got -2000000 ns");
     }
 
     #[test]
@@ -386,10 +385,10 @@ T 5500070 0 state 2 pred=2750000";
     fn a_preemption_that_ends_the_burst() {
         let text = RIGHT.replace("T 2500040 0 out 2 why=preempt ran=500000\n", "T 2500040 0 out 2 why=preempt ran=500000\nT 2500040 0 state 2 pred=2250000\n");
         fails(&text, "sjf.burst", "task 2's prediction changed from 4000000 ns to 2250000 ns when it was preempted at 2500040 ns");
-        // Seen only when the task resumes.
+        // Seen only when the task resumes: a wrong prediction as well.
         let text = RIGHT.replace("T 4500070 0 in 2 pred=4000000", "T 4500070 0 in 2 pred=2250000");
         fails(&text, "sjf.burst", "a preemption does not end a burst");
-        assert_eq!(first_violation(ARGS, &text, "sjf.pred"), None);
+        fails(&text, "sjf.pred", "task 2's prediction: expected 4000000 ns (alpha 1/2), got 2250000 ns");
     }
 
     #[test]
@@ -397,10 +396,13 @@ T 5500070 0 state 2 pred=2750000";
         // Task 2 runs on after task 1's wakeup called for a preemption.
         let late = RIGHT.replace("T 2500040 0 out 2 why=preempt", "T 2700040 0 out 2 why=preempt");
         fails(&late, "sjf.srtf", "expected task 2 to be preempted, but it ran on until 2700040 ns");
-        // Task 1 wakes when task 2 has only 3 ms left: no preemption is due.
+        // Task 1 wakes when task 2 has exactly 3 ms left, its own prediction: not less, so no
+        // preemption is due (the policy knew both figures to the ns).
         let early = RIGHT.replace("T 2500020 0 wake 1", "T 3000020 0 wake 1").replace("T 2500040 0 out 2 why=preempt ran=500000", "T 3000040 0 out 2 why=preempt ran=1000000");
-        // (3 ms against 3 ms: too close to call.)
-        assert_eq!(first_violation(ARGS, &early, "sjf.srtf"), None);
+        fails(&early, "sjf.srtf", "task 1 woke at 3000020 ns predicting 3000000 ns, not less than task 2's remaining 3000000 ns");
+        // A nanosecond less than 3 ms left: due.
+        let due = early.replace("T 3000020 0 wake 1", "T 3000019 0 wake 1");
+        assert_eq!(first_violation(ARGS, &due, "sjf.srtf"), None);
         let needless = early.replace("T 3000020 0 wake 1", "T 3200020 0 wake 1").replace("T 3000040 0 out 2 why=preempt ran=1000000", "T 3200040 0 out 2 why=preempt ran=1200000");
         fails(&needless, "sjf.srtf", "task 1 woke at 3200020 ns predicting 3000000 ns, not less than task 2's remaining 2800000 ns (its prediction 4000000 ns minus the 1200000 ns of its burst so far)");
         // Without lab.sjf.preempt=1, nothing is preempted.

@@ -25,11 +25,15 @@ pub fn args(lab: &str, solution: &Path, results: &Path) -> GradeArgs {
         lab: lab.into(),
         solution: solution.into(),
         results: Some(results.into()),
+        summary: None,
         tests: None,
         hidden_visibility: "hidden".into(),
         root: Some(root()),
         cache: Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("grade-cache").join(lab)),
         build_timeout: 300,
+        build_memory: 2048,
+        build_file_size: 64,
+        variant: String::new(),
     }
 }
 
@@ -68,11 +72,23 @@ pub fn mutants(dir: &Path) -> Vec<(String, Mutant)> {
         .collect()
 }
 
-/// `lab`'s reference solution with `m`'s edits, written into `dir` as `name.rs`.
+/// `lab`'s reference solution with `m`'s edits (on top of its twin's, if it names one),
+/// written into `dir` as `name.rs`.
 pub fn mutated(lab: &str, name: &str, m: &Mutant, dir: &Path) -> PathBuf {
-    let solution = std::fs::read_to_string(root().join("labs").join(lab).join("solution.rs")).unwrap();
+    let mut solution = std::fs::read_to_string(root().join("labs").join(lab).join("solution.rs")).unwrap();
+    if let Some(twin) = &m.twin {
+        let t = twin_of(m).unwrap_or_else(|| panic!("{name}: no twin {twin}"));
+        solution = apply(&solution, &t.edits).unwrap_or_else(|e| panic!("{twin} no longer applies to {lab}'s solution.rs: {e}"));
+    }
     let source = apply(&solution, &m.edits).unwrap_or_else(|e| panic!("{name} no longer applies to {lab}'s solution.rs: {e}"));
     let path = dir.join(format!("{name}.rs"));
     std::fs::write(&path, source).unwrap();
     path
+}
+
+/// The honest twin an attack names (`twin: sjf/mutants/fifo`), parsed.
+pub fn twin_of(m: &Mutant) -> Option<Mutant> {
+    let twin = m.twin.as_ref()?;
+    let text = std::fs::read_to_string(root().join("labs").join(format!("{twin}.mutant"))).ok()?;
+    Some(parse_mutant(&text).unwrap_or_else(|e| panic!("{twin}: {e}")))
 }
