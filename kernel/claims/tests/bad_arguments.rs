@@ -47,7 +47,7 @@ fn the_catalog_describes_every_table() {
     for part in [
         r#"CATALOG {"version":2,"#,
         r#""name":"mlfq.boost_ms","type":"int","default":1000,"min":0,"max":100000"#,
-        r#""name":"cfs.features","type":"features","default":"START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT""#,
+        r#""name":"cfs.features","type":"features","default":"START_DEBIT,FAIR_SLEEPERS,GENTLE_FAIR_SLEEPERS,WAKEUP_PREEMPT,LAST_BUDDY,BASE_SLICE""#,
         r#""workloads":[{"name":"fairness-equal""#,
     ] {
         assert!(line.contains(part), "the catalog lacks {part}");
