@@ -1,7 +1,7 @@
 // The pages of the built book, edition by edition: every HTML file mdBook wrote (chapters,
 // reference, labs, the print page, the home and 404 pages), not the widget's own files.
 
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { SITE } from "./browser.mjs";
 
@@ -25,3 +25,10 @@ export function sitePages(prefix) {
   walk(root);
   return found.sort();
 }
+
+// The back matter (glossary, bibliography, index, the appendix's opening): chapters that run nothing.
+export const BACK_MATTER = new Set(["appendix-seeds.html", "bibliography.html", "book-index.html", "glossary.html"]);
+
+/** Whether the chapter file `chapter` of the edition at `prefix` holds an experiment. */
+export const hasExperiment = (prefix, chapter) =>
+  readFileSync(join(SITE, prefix, "chapters", chapter), "utf8").includes('class="rq-experiment"');

@@ -122,7 +122,7 @@ class GradeWidget {
   }
 }
 
-export function mount() {
+export async function mount() {
   const hosts = [...document.querySelectorAll(".rq-grade[data-lab]")];
   if (document.querySelector('meta[name="robots"][content="noindex"]')) {
     for (const host of hosts) {
@@ -131,7 +131,11 @@ export function mount() {
     }
     return;
   }
+  // The widgets appear once their style applies: built before it, the file input keeps the
+  // browser's own width for a moment and pushes a 320 px page sideways.
   const link = element("link", { rel: "stylesheet", href: new URL("grade.css", import.meta.url).href });
+  const styled = new Promise((resolve) => { link.addEventListener("load", resolve); link.addEventListener("error", resolve); });
   document.head.append(link);
+  await styled;
   globalThis.runqueueGrade = { widgets: hosts.map((host, i) => new GradeWidget(host, i)) };
 }

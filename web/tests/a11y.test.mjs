@@ -253,6 +253,7 @@ for (const [what, viewport] of [["320 px", { width: 320, height: 640 }], ["200 %
       await page.setViewportSize(viewport);
       await page.reload(); // mdBook decides at load whether the sidebar fits
       if (await settle(page)) await runFirst(page);
+      if (path.startsWith("labs/")) await page.waitForFunction(() => globalThis.runqueueGrade?.widgets.length > 0, null, { timeout: 20_000 });
       const wide = await page.evaluate((width) => {
         const scrollsItself = (e) => e.closest(".table-wrapper, pre, .rq-table, .rq-terminal, .xterm, .rq-grade-table");
         return {

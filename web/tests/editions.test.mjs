@@ -13,9 +13,8 @@ import { SITE, start } from "../browser.mjs";
 import { axe, finished, open, ready } from "../pages.mjs";
 import { STRINGS } from "../../book/widget/strings.js";
 import { targetDir } from "../../scripts/target-dir.mjs";
+import { BACK_MATTER, EDITIONS, hasExperiment, ZH } from "../site-pages.mjs";
 
-const ZH = "zh-CN";
-const EDITIONS = [{ lang: "en", prefix: "" }, { lang: ZH, prefix: `${ZH}/` }];
 const SHOTS = join(targetDir(), "screenshots");
 // Chapter 6's word for vruntime, as the Chinese edition writes it.
 const CFS_TERM = "虚拟运行时间";
@@ -23,8 +22,6 @@ const CFS_TERM = "虚拟运行时间";
 let site;
 let chapters;
 // The pages of the book that hold no experiment; every other chapter page runs one.
-const BACK_MATTER = new Set(["appendix-seeds.html", "bibliography.html", "book-index.html", "glossary.html"]);
-const hasExperiment = (prefix, chapter) => readFileSync(join(SITE, prefix, "chapters", chapter), "utf8").includes('class="rq-experiment"');
 // The RESULT of every experiment the build ran, by command line (book/figures/generate.mjs).
 let built;
 before(async () => {
