@@ -31,12 +31,12 @@ impl Rng {
         let mut rng = Rng(0x6a09_e667_f3bc_c909);
         for &p in parts {
             rng.0 ^= p;
-            rng.next();
+            rng.next_u64();
         }
         rng
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -46,17 +46,17 @@ impl Rng {
 
     /// Uniform in `lo..=hi`.
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
+        lo + self.next_u64() % (hi - lo + 1)
     }
 
     /// One of `items`.
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.next() as usize % items.len()]
+        &items[self.next_u64() as usize % items.len()]
     }
 
     /// True with probability `num / den`.
     pub fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.next() % den < num
+        self.next_u64() % den < num
     }
 
     /// `count` distinct values of `lo..=hi`, in draw order.
@@ -94,7 +94,7 @@ mod tests {
             assert!((3..=7).contains(&v));
             assert_eq!(v, b.range(3, 7));
         }
-        assert_ne!(Rng::new(&[1, 2, 3]).next(), Rng::new(&[1, 2, 4]).next());
+        assert_ne!(Rng::new(&[1, 2, 3]).next_u64(), Rng::new(&[1, 2, 4]).next_u64());
         let d = Rng::new(&[9]).distinct(5, 1, 5);
         assert_eq!({ let mut s = d.clone(); s.sort(); s }, [1, 2, 3, 4, 5]);
     }

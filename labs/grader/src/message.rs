@@ -7,7 +7,7 @@
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
@@ -42,17 +42,12 @@ impl Message {
 
     /// The message in English, as the CLI prints it (a part holding `{name}` stays as it is).
     pub fn english(&self) -> String {
-        let template = ENGLISH.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| t);
-        runqueue_report::template::fill(template, &self.parts)
+        runqueue_report::template::word(ENGLISH, self.key, &self.parts)
     }
 
     /// `{"key": ..., "parts": {name: value}}`, for the page.
     pub fn to_json(&self) -> Value {
-        let parts: Map<String, Value> = self.parts.iter().map(|(n, v)| (n.to_string(), Value::String(v.clone()))).collect();
-        let mut m = Map::new();
-        m.insert("key".to_string(), Value::String(self.key.to_string()));
-        m.insert("parts".to_string(), Value::Object(parts));
-        Value::Object(m)
+        Value::Object(runqueue_report::template::keyed_json(self.key, &self.parts))
     }
 }
 
