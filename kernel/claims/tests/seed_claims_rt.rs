@@ -101,22 +101,42 @@ fn eevdf_gives_a_half_sleeper_a_third_where_cfs_gives_half() {
     assert!(eevdf > 0.28 && eevdf < 0.42, "eevdf: the sleeper had {:.0}% of the CPU", eevdf * 100.0);
 }
 
-/// Jobs done by their deadline and jobs late, per task, in `workload=deadline`.
-fn deadline_jobs(append: &str) -> (Vec<u64>, usize) {
+/// Per task, in `workload=deadline`: jobs done by their deadline, jobs late, and jobs that used
+/// up their reservation (switched out with runtime left below zero: the server throttles them).
+struct Jobs {
+    met: Vec<u64>,
+    missed: Vec<usize>,
+    overran: Vec<usize>,
+}
+
+fn deadline_jobs(append: &str) -> Jobs {
     let run = kernel(&format!("workload=deadline {append}"));
-    let misses = run.events.iter().filter(|e| e.get("miss").is_some()).count();
-    (run.iterations(), misses)
+    let per_task = |pick: &dyn Fn(&runqueue_report::Event) -> bool| {
+        run.result.tasks.iter().map(|t| run.events.iter().filter(|e| e.tid == t.tid && pick(e)).count()).collect()
+    };
+    let overran = |e: &runqueue_report::Event| {
+        e.kind == runqueue_report::Kind::Out && e.get("left").is_some_and(|left| left.parse::<i64>().unwrap() < 0)
+    };
+    Jobs { met: run.iterations(), missed: per_task(&|e| e.get("miss").is_some()), overran: per_task(&overran) }
 }
 
 /// Liu and Layland (the book's EDF section, sched-deadline.rst): "EDF schedules any task set
 /// with utilisation up to 1 on one CPU; fixed priorities only up to the rate-monotonic bound".
-/// Two tasks, C/T = 2/5 and 3.85/7 (U = 0.95 > 0.83).
+/// Two tasks, C/T = 2/5 and 3.85/7 (U = 0.95 > 0.83), each job's work 90 % of its C. The kernel's
+/// own time (ticks, the other task's wakeups, the trace) is charged to the running job, as Linux
+/// charges it, so a job can use up its C before its work is done; SCHED_DEADLINE then throttles
+/// it to its next period (chapter 10 shows one such job). What EDF guarantees is that every job
+/// that stays within its reservation meets its deadline: a miss by any other job is EDF's fault.
 #[test]
 fn edf_meets_every_deadline_that_fixed_priorities_miss() {
-    let (edf, edf_misses) = deadline_jobs("wl.class=edf");
-    let (rm, rm_misses) = deadline_jobs("wl.class=rm");
-    // 1000 ms of jobs every 5 ms and every 7 ms.
-    assert_eq!(edf, [200, 143], "EDF: jobs met {edf:?}, {edf_misses} missed");
-    assert_eq!(edf_misses, 0);
-    assert!(rm_misses > 0 && rm[1] < 143, "rate-monotonic: jobs met {rm:?}, {rm_misses} missed");
+    let edf = deadline_jobs("wl.class=edf");
+    let rm = deadline_jobs("wl.class=rm");
+    // 1000 ms of jobs every 5 ms and every 7 ms, each either met or missed.
+    let released: Vec<u64> = edf.met.iter().zip(&edf.missed).map(|(&met, &missed)| met + missed as u64).collect();
+    assert_eq!(released, [200, 143], "EDF: jobs met {:?}, missed {:?}", edf.met, edf.missed);
+    for (task, (&missed, &overran)) in edf.missed.iter().zip(&edf.overran).enumerate() {
+        assert!(missed <= overran, "EDF: task {task} missed {missed} deadlines but overran its reservation only {overran} times");
+    }
+    let (rm_met, rm_misses) = (&rm.met, rm.missed.iter().sum::<usize>());
+    assert!(rm_misses > 0 && rm_met[1] < 143, "rate-monotonic: jobs met {rm_met:?}, {rm_misses} missed");
 }
