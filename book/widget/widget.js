@@ -60,11 +60,12 @@ async function mount() {
       }),
       import("./catalog.js"),
       import("./experiment.js"),
-      import(new URL("pkg/runqueue_wasm.js", ASSETS).href),
+      import(new URL("pkg/runqueue_settings_wasm.js", ASSETS).href),
     ]);
     if (!document.querySelector(".rq-grade")) catalogRaw.schedulers = catalogRaw.schedulers.filter((s) => !LAB_SCHED.test(s.name));
-    // Command lines are read by the kernel's own parser, compiled into the page's wasm.
-    await wasm.default(new URL("pkg/runqueue_wasm_bg.wasm", ASSETS));
+    // Command lines are read by the kernel's own parser, compiled into a small wasm of its own:
+    // the emulator's waits until an experiment runs (worker.js).
+    await wasm.default(new URL("pkg/runqueue_settings_wasm_bg.wasm", ASSETS));
     const reader = new wasm.SettingsReader(JSON.stringify(catalogRaw));
     const catalog = withReader(normalizeCatalog(catalogRaw), (line, base) => reader.read(line, base));
     const assets = { url: (name) => new URL(name, ASSETS) };

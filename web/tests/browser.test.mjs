@@ -45,6 +45,10 @@ test("the chapter loads its widgets without errors and passes axe", async () => 
   await page.close();
 });
 
+// The kernel's command-line parser, a wasm of its own (settings/wasm): every widget reads its
+// settings when it is made.
+const READER = "runqueue_settings_wasm_bg.wasm";
+
 test("a page loads its terminal and chart libraries when a widget comes into view, and builds charts only for a run", async () => {
   // Chapter 9's eleven experiments all start below the first screen.
   const { page, errors } = await open("chapters/09-realtime.html");
@@ -53,8 +57,9 @@ test("a page loads its terminal and chart libraries when a widget comes into vie
   await page.reload();
   await ready(page);
   await page.waitForTimeout(1000); // the page idles
-  const heavy = () => fetched.filter((p) => /xterm|chart\.umd|\.wasm|kernel\.elf/.test(p));
-  assert.deepEqual(heavy(), [], "no terminal, chart library, wasm or kernel for a page read from its top");
+  const heavy = () => fetched.filter((p) => /xterm|chart\.umd|\.wasm|kernel\.elf/.test(p) && !p.endsWith(READER));
+  assert.deepEqual(heavy(), [], "no terminal, chart library, emulator or kernel for a page read from its top");
+  assert.ok(fetched.includes(`/runqueue/pkg/${READER}`), "only the settings reader's small wasm");
   assert.equal(await page.locator(".xterm, canvas").count(), 0, "no terminal or chart");
   await widget(page, 0).scrollIntoViewIfNeeded();
   await page.waitForFunction(() => globalThis.Chart, null, { timeout: 20_000 });

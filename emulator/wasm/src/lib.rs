@@ -5,12 +5,10 @@
 
 mod events;
 mod grading;
-mod settings;
 #[cfg(target_arch = "wasm32")]
 mod tier;
 
 pub use grading::Grading;
-pub use settings::SettingsReader;
 
 use runqueue_emu::{Machine, MachineOptions, Stop};
 use runqueue_report::{RunResult, chrome, console, ftrace, trace};

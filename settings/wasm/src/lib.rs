@@ -1,6 +1,8 @@
 //! The page's reading of a kernel command line: the same parser as the kernel's, over the
 //! kernel's catalog (`catalog.json`), so the page checks nothing itself (`book/widget/catalog.js`
-//! only words the problems this returns).
+//! only words the problems this returns). A wasm of its own, a few tens of kilobytes: every
+//! page with an experiment reads its settings at once, and the emulator's wasm waits until an
+//! experiment is about to run.
 
 use runqueue_settings::reading::{OwnedCatalog, read};
 use wasm_bindgen::prelude::*;
