@@ -76,23 +76,26 @@ fn the_task_a_wakeup_preempted_gets_the_cpu_back() {
 }
 
 /// `ttwu_runnable` (6.12): a task DELAY_DEQUEUE left queued wakes where it is
-/// (`enqueue_task(..., ENQUEUE_DELAYED)`), without `select_task_rq`. A nice-5 sleeper beside a
-/// nice-0 hog pinned to hart 0 always blocks owing time and wakes before it is owed again, so
-/// every wakeup is of a delayed task; hart 1 is idle, which a placed wakeup would take.
+/// (`enqueue_task(..., ENQUEUE_DELAYED)`), without `select_task_rq`. One the pick already took
+/// off the queue (`pick_next_entity` dequeues a delayed entity it finds eligible, then
+/// `__block_task`) wakes as any sleeper does and may move, so the sleeper must always wake
+/// still queued: a nice-0 sleeper beside a nice -10 hog pinned to hart 0, asking for 100 ms
+/// requests so that in 400 ms it never reaches a deadline and runs each 0.6 ms unit in one
+/// stint. The hog's lead when the sleeper is picked is at most its slice and a tick (2.4 ms,
+/// 0.26 ms of virtual time at weight 9548); each unit puts the sleeper 0.6 ms further, so it
+/// blocks owing at least 0.3 ms of virtual time, which takes the hog 3 ms to pay: every wakeup,
+/// 0.6 ms later, finds it queued and owing (negative lag, which a task that left the queue does
+/// not keep: DELAY_ZERO). Hart 1 is idle, which a placed wakeup would take.
 #[test]
 fn a_delayed_task_wakes_on_its_own_queue() {
-    let run = kernel("sched=eevdf workload=intr wl.tasks=1 wl.hogs=1 wl.work_us=3000 wl.sleep_us=600 wl.run_ms=1000 smp=2 affinity=0,1 balance_ms=0 nice=5,0");
-    let (mut delayed, mut in_place, mut moved) = (false, 0, 0);
-    for e in run.events.iter().filter(|e| e.tid == 1) {
-        match e.kind {
-            Kind::State => delayed = e.num("delayed") == Some(1),
-            Kind::Wake if delayed => {
-                if e.get("rq") == Some("0") { in_place += 1 } else { moved += 1 }
-            }
-            _ => {}
-        }
+    let run = kernel("sched=eevdf workload=intr wl.tasks=1 wl.hogs=1 wl.work_us=600 wl.sleep_us=600 wl.run_ms=400 smp=2 affinity=0,1 balance_ms=0 nice=0,-10 slice_us=100000,0");
+    let (mut in_place, mut others) = (0, Vec::new());
+    // Until the hog exits: the sleeper, then alone, is owed nothing.
+    for e in run.events.iter().take_while(|e| e.kind != Kind::Exit).filter(|e| e.kind == Kind::Wake && e.tid == 1) {
+        let lag = e.num("lag").unwrap();
+        if e.get("rq") == Some("0") && lag < 0 { in_place += 1 } else { others.push((e.time_ns, e.get("rq").unwrap_or("?").to_string(), lag)) }
     }
-    assert!(in_place > 20 && moved == 0, "delayed wakeups: {in_place} in place, {moved} moved");
+    assert!(in_place > 20 && others.is_empty(), "{in_place} wakeups owing on hart 0; others (ns, rq, lag): {others:?}");
 }
 
 /// `__waiter_prio` (Linux 5.15, commit 715f7f9ece46 "locking/rtmutex: Squash !RT tasks to
