@@ -1,13 +1,14 @@
 //! The kernel's own `@POLICY@` policy is not in this starter repository: it resembles the
 //! @LAB@ lab's answer. Write yours in `kernel/lab/src/@LAB@.rs` and run it as `sched=lab-@LAB@`.
 
-use runqueue_sched_api::{Enqueue, Invalid, SchedSpec, Scheduler, Task, Tid};
+use runqueue_sched_api::{Enqueue, Invalid, Pick, QueueView, SchedSpec, Scheduler, Task, Tid};
 
 pub const SPEC: SchedSpec<@TYPE@> = SchedSpec {
     name: "@POLICY@",
     help: "not in this starter repository (it resembles the lab's answer): use sched=lab-@LAB@",
     tunables: &[],
-    build: |_| {
+    queue: QueueView { order: &[], show: &[], pick: Pick::First },
+    build: |_, _| {
         Err(Invalid(
             "sched",
             "sched=@POLICY@ is not in this starter repository: the kernel's own @POLICY@ resembles the @LAB@ lab's answer; write yours in kernel/lab/src/@LAB@.rs and run it as sched=lab-@LAB@",
