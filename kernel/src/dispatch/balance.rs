@@ -449,8 +449,8 @@ impl Kernel {
             return;
         }
         self.smp.idle_stamp[local] = Some(now);
-        // Idle, it balances at every tick from now on, not at its busy interval, whether this
-        // pass runs or not (`update_next_balance` on the way out).
+        // While it stays idle, every tick balances (`periodic_balance`); should it be busy
+        // again by its next tick, that tick balances too (`update_next_balance` on the way out).
         let next = &mut self.smp.next_balance[local];
         *next = (*next).min(now + self.tick_ns);
         let domain = self.domain();
@@ -489,12 +489,17 @@ impl Kernel {
         self.smp.avg_idle[h] = avg.min(2 * self.smp.migration_cost_ns.max(self.smp.newidle_cost));
     }
 
-    /// At a tick on `local`: balance if this hart's interval has passed.
+    /// At a tick on `local`: balance if this hart's interval has passed. An idle hart's
+    /// interval is one tick, so it balances at every tick: Linux counts the interval in
+    /// jiffies, where the next tick is always one on. Timed by the moment a tick is handled,
+    /// which trails the tick by varying amounts, `now + tick` often falls just after the next
+    /// tick, and an idle hart would balance at every other tick.
     pub(super) fn periodic_balance(&mut self, local: usize, now: u64) {
-        if now < self.smp.next_balance[local] {
+        let idle = self.idle(local);
+        if now < self.smp.next_balance[local] && !idle {
             return;
         }
-        let interval = if self.idle(local) { self.tick_ns } else { self.smp.balance_ns };
+        let interval = if idle { self.tick_ns } else { self.smp.balance_ns };
         self.smp.next_balance[local] = now + interval;
         self.balance(local, Move::Periodic, now);
     }
