@@ -32,9 +32,6 @@ pub const CHECKS: &[(&str, &str)] = &[
 /// instructions later than the trace's timestamp).
 const SLACK_NS: u64 = 1_000;
 
-/// How long after a wakeup the preemption it calls for must have happened.
-const PREEMPT_SLACK_NS: u64 = 100_000;
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
     /// In the queue since `since`; `woke`: it got there by waking or arriving.
@@ -311,7 +308,7 @@ fn judge_switch(f: &mut Findings, tasks: &BTreeMap<u32, Task>, e: &Event, csa: u
         }
     }
     // Leaving the CPU for any reason within the slack is as good as the preemption.
-    if let Some(d) = me.due.filter(|d| t > d.at + PREEMPT_SLACK_NS) {
+    if let Some(d) = me.due.filter(|d| t > d.at + crate::PREEMPT_SLACK_NS) {
         let detail = format!(
             "task {} woke at {} ns with E={}, at least C={csa} ns below running task {}'s E={}: expected task {} to be preempted at once, but it ran on until {t} ns (why={why})",
             d.woken, d.at, d.woken_evt, e.tid, d.running_evt, e.tid

@@ -25,9 +25,6 @@ pub const CHECKS: &[(&str, &str)] = &[
     ("mlfq.quantum", "a level takes turns: the running task keeps the CPU for its level's quantum (doubling per level), then gives it up if a task of its level is ready, and the one that waited longest runs next"),
 ];
 
-/// How long after a wakeup the preemption it calls for must have happened.
-const PREEMPT_SLACK_NS: u64 = 100_000;
-
 struct Params {
     levels: u32,
     quantum: u64,
@@ -347,7 +344,7 @@ fn judge_stint(f: &mut Findings, p: &Params, tasks: &BTreeMap<u32, Task>, e: &Ev
         let below_since = me.when_used(p.threshold(hi_w + 1) + p.lag(), t);
         let from = [below_since, k.ready_since, stint.at, settle_end.unwrap_or(0)].into_iter().max().unwrap();
         let at_once = k.woke && from == k.ready_since;
-        let deadline = from + if at_once { PREEMPT_SLACK_NS } else { p.tick + p.tick / 10 };
+        let deadline = from + if at_once { crate::PREEMPT_SLACK_NS } else { p.tick + p.tick / 10 };
         if t > deadline && late.as_ref().is_none_or(|(d, _)| deadline < *d) {
             let how = if at_once {
                 format!("task {tid} (level {hi_w} or above) {} at {from} ns", if k.ready_since == stint.at { "was ready" } else { "woke or arrived" })

@@ -26,9 +26,6 @@ pub const CHECKS: &[(&str, &str)] = &[
     ("sjf.srtf", "with preempt=1 a waking or arriving task preempts exactly when its prediction is below the running task's predicted remaining time; with preempt=0 nothing is preempted"),
 ];
 
-/// How long after a wakeup the preemption it calls for must have happened.
-const PREEMPT_SLACK_NS: u64 = 100_000;
-
 struct Params {
     alpha: (u64, u64),
     tau0: u64,
@@ -269,7 +266,7 @@ fn judge_preemption(f: &mut Findings, p: &Params, e: &Event, why: &str, ex: Expe
     let preempted = why == "preempt";
     match ex.due {
         // Leaving the CPU for any reason within the slack is as good as the preemption.
-        Some(d) if e.time_ns > d.at + PREEMPT_SLACK_NS => {
+        Some(d) if e.time_ns > d.at + crate::PREEMPT_SLACK_NS => {
             let detail = format!(
                 "task {} {} at {} ns predicting {} ns, less than task {}'s remaining {} ns: expected task {} to be preempted, but it ran on until {} ns (why={why})",
                 d.woken, d.how, d.at, d.woken_pred, e.tid, d.remaining, e.tid, e.time_ns
