@@ -175,7 +175,8 @@ impl Smp {
             balance_ns: if s.is_given(&BALANCE_MS) {
                 s.get(&BALANCE_MS) as u64 * 1_000_000
             } else {
-                (every & !isolated).count_ones() as u64 * INTERVAL_PER_HART_NS * BUSY_FACTOR
+                // A domain of one hart moves nothing (Linux builds none); its passes keep two harts' interval.
+                (every & !isolated).count_ones().max(2) as u64 * INTERVAL_PER_HART_NS * BUSY_FACTOR
             },
             migration_cost_ns: s.get(&MIGRATION_COST) as u64,
             nr_migrate: s.get(&NR_MIGRATE) as usize,
