@@ -28,6 +28,10 @@ const IMBALANCE_PCT: u64 = 117;
 const CACHE_NICE_TRIES: u32 = 1;
 /// A CPU's full capacity (`SCHED_CAPACITY_SCALE`).
 const CAPACITY: u64 = 1024;
+/// A domain's balancing interval per CPU in it (`sd_init`: `min_interval = sd_weight` ms) and
+/// the factor a busy CPU stretches it by (`busy_factor`).
+const INTERVAL_PER_HART_NS: u64 = 1_000_000;
+const BUSY_FACTOR: u64 = 16;
 
 const HARTS: &[&str] = &["0", "1", "2", "3"];
 
@@ -46,7 +50,7 @@ tunables! {
         kind: Kind::Int { min: 0, max: 10_000 },
         default: "32",
         unit: "ms",
-        help: "how often a busy hart balances load (Linux: the domain's interval, 2-4 ms for 2-4 CPUs, times busy_factor 16); an idle hart balances at every tick and when it becomes idle; 0 = never balance",
+        help: "how often a busy hart balances load (default: Linux's, the domain's interval of 1 ms per CPU in it times busy_factor 16: 32 ms on two harts, 48 on three, 64 on four); an idle hart balances at every tick and when it becomes idle; 0 = never balance",
     });
     MIGRATION_COST: Int = Setting::int(Tunable {
         name: "sched_migration_cost_ns",
@@ -94,7 +98,8 @@ pub struct Smp {
     pub nohz_full: u32,
     /// A sleep timer armed on an isolated or `nohz_full` hart fires on a housekeeping hart.
     pub timer_migration: bool,
-    /// How often a busy hart balances (an idle one balances at every tick).
+    /// How often a busy hart balances (an idle one balances at every tick): as given, else
+    /// Linux's busy interval for a domain of the harts outside `isolcpus=`.
     pub balance_ns: u64,
     pub migration_cost_ns: u64,
     pub nr_migrate: usize,
@@ -167,7 +172,12 @@ impl Smp {
             isolated,
             nohz_full,
             timer_migration: s.get(&TIMER_MIGRATION) == 1,
-            balance_ns: s.get(&BALANCE_MS) as u64 * 1_000_000,
+            balance_ns: if s.is_given(&BALANCE_MS) {
+                s.get(&BALANCE_MS) as u64 * 1_000_000
+            } else {
+                // A domain of one hart moves nothing (Linux builds none); its passes keep two harts' interval.
+                (every & !isolated).count_ones().max(2) as u64 * INTERVAL_PER_HART_NS * BUSY_FACTOR
+            },
             migration_cost_ns: s.get(&MIGRATION_COST) as u64,
             nr_migrate: s.get(&NR_MIGRATE) as usize,
             fair_capacity: match (s.get(&rt::RUNTIME), s.get(&rt::PERIOD)) {
