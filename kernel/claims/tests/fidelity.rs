@@ -239,12 +239,12 @@ fn group_weights_and_a_cap() {
 #[test]
 #[ignore = "needs `make linux`"]
 fn four_tasks_on_three_harts() {
-    compare([CFS, EEVDF], "workload=fairness-equal wl.units=600 smp=3", "four tasks on three harts, balancing", |c, version, o, l| {
+    compare([CFS, EEVDF], "workload=fairness-equal wl.units=600 smp=3", "four tasks on three harts, balancing", |c, _, o, l| {
         let spread = |r: &Run| runqueue_kernel_claims::spread(&r.finish()) * 100.0;
         let last = |r: &Run| *r.finish().iter().max().unwrap() as f64 / 1e6;
         c.figure("finish time spread", "points", spread(o), spread(l), Within::Abs(10.0));
         c.figure("last finish", "ms", last(o), last(l), Within::Rel(0.05));
-        c.figure("migrations", "", migrations(o), migrations(l), Within::Rel(0.5)).known_if(version == "6.1", UNEXPLAINED);
+        c.figure("migrations", "", migrations(o), migrations(l), Within::Rel(0.5));
     });
 }
 

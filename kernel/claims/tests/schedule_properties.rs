@@ -73,13 +73,14 @@ fn every_policy_on_four_harts_with_a_queue_each() {
 
 /// SCHED_IDLE as Linux has it (`policy=idle`, CFS and EEVDF): while a normal task is runnable
 /// in its hart's queue, an idle task gets at most its weight's share (3 against the lightest
-/// normal task's 1024, nice 0 here) plus one stint (a tick, and EEVDF's 0.75 ms request), and a
-/// normal task that wakes or is moved there preempts it at once. Sleepers, hogs and jobs that
-/// arrive late, on one hart and on two or four with a queue each.
+/// normal task's 1024, nice 0 here) plus one stint, and a normal task that wakes or is moved
+/// there preempts it at once. A stint is CFS's `sysctl_sched_idle_min_granularity` (0.75 ms,
+/// not scaled) and EEVDF's request: the base slice (0.70 ms in 6.12, 0.75 ms in 6.6) times
+/// 1 + log2(harts) (`get_update_sysctl_factor`), which an idle task gets as any other does.
+/// Sleepers, hogs and jobs that arrive late, on one hart and on two or four with a queue each.
 #[test]
 fn sched_idle_yields_to_normal_tasks() {
     const SWITCH_NS: u64 = 200_000;
-    const STINT_NS: u64 = 750_000 + SLACK_NS;
     let mut failures = Vec::new();
     for sched in ["cfs", "eevdf", "eevdf eevdf.version=6.6"] {
         for workload in [
@@ -87,10 +88,15 @@ fn sched_idle_yields_to_normal_tasks() {
             "workload=intr wl.tasks=3 wl.hogs=2 wl.run_ms=1000 policy=normal,idle,normal,idle,idle",
             "workload=bursts wl.burst_ms=200,30,40,300 arrive_ms=0,50,120,10 policy=idle,normal,normal,idle",
         ] {
-            for machine in ["smp=1", "smp=2 rq=perhart", "smp=4 rq=perhart"] {
+            for (harts, machine) in [(1u64, "smp=1"), (2, "smp=2 rq=perhart"), (4, "smp=4 rq=perhart")] {
+                let request = match sched {
+                    "cfs" => 750_000,
+                    "eevdf" => 700_000 * (1 + harts.ilog2() as u64),
+                    _ => 750_000 * (1 + harts.ilog2() as u64),
+                };
                 let append = format!("sched={sched} {workload} {machine}");
                 let run = kernel(&append);
-                let checks = [props::idle_policy_preempted(&run.events, SWITCH_NS), props::idle_policy_share(&run.events, (3, 1027), STINT_NS)];
+                let checks = [props::idle_policy_preempted(&run.events, SWITCH_NS), props::idle_policy_share(&run.events, (3, 1027), request + SLACK_NS)];
                 failures.extend(checks.into_iter().filter_map(Result::err).map(|v| format!("{append}: {v}")));
             }
         }
