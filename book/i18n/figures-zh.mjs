@@ -128,7 +128,7 @@ export const CELLS = {
   "rq=perhart (default)": "rq=perhart（默认）",
   "rq=perhart, balance_ms=0": "rq=perhart，balance_ms=0",
   "4 loops, 3 harts, 1 s": "4 个循环，3 个硬件线程，1 s",
-  "balance_ms=32 (default)": "balance_ms=32（默认）",
+  "balance_ms=48 (default)": "balance_ms=48（默认）",
   "no pinning": "不绑定",
   "32 (default)": "32（默认）",
   "1 task, 2 harts, 16 KiB working set": "1 个任务，2 个硬件线程，16 KiB 工作集",
