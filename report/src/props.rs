@@ -275,12 +275,16 @@ impl Replay {
 /// A runnable real-time task (class `fifo` or `rr`) never waits longer than `limit_ns` while
 /// a task of lower priority runs on some hart: a fair task (within one tick, plus slack), or
 /// on several harts a real-time task with a lower `prio=` (within an IPI's way, when the
-/// waiting task was pushed there). Only meaningful without RT throttling and when every task
-/// may run on every hart.
+/// waiting task was pushed there). A higher-priority task that takes a hart while it waits may
+/// have taken the one it was bound for (Linux's `select_task_rq_rt` keeps a woken task on its
+/// own queue when that queue's task is of lower priority, and pushes the one it displaces): its
+/// wait counts anew from then. Only meaningful without RT throttling and when every task may
+/// run on every hart.
 pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violation> {
     let mut r = Replay::default();
     let mut prio: BTreeMap<u32, i64> = BTreeMap::new();
-    // When a mutex owner last inherited or gave back a priority: the comparison starts anew.
+    // When a mutex owner last inherited or gave back a priority, or a waiting task was last
+    // passed by a higher priority: the comparison starts anew.
     let mut changed: BTreeMap<u32, u64> = BTreeMap::new();
     for e in by_time(events) {
         for (&rt, &rt_since) in r.waiting.iter().filter(|(t, _)| r.is_rt(**t)) {
@@ -301,6 +305,12 @@ pub fn rt_preempts_lower(events: &[Event], limit_ns: u64) -> Result<(), Violatio
         }
         if matches!(e.kind, Kind::Boost | Kind::Unboost) {
             changed.insert(e.tid, e.time_ns);
+        }
+        if e.kind == Kind::In && r.is_rt(e.tid) {
+            let mine = prio.get(&e.tid).copied().unwrap_or(0);
+            for (&rt, _) in r.waiting.iter().filter(|(t, _)| **t != e.tid && r.is_rt(**t) && prio.get(t).copied().unwrap_or(0) < mine) {
+                changed.insert(rt, e.time_ns);
+            }
         }
         if matches!(e.kind, Kind::New | Kind::Boost | Kind::Unboost)
             && let Some(p) = e.num("prio")
@@ -496,6 +506,19 @@ mod tests {
         assert_eq!((v.rule, v.time_ns), ("real-time task not preempting", 300));
         // Behind an equal or higher priority, it waits rightly.
         assert_eq!(rt_preempts_lower(&parse(&events.replace("prio=10", "prio=50")).unwrap(), 200), Ok(()));
+    }
+
+    #[test]
+    fn a_real_time_task_passed_by_a_higher_one_waits_anew() {
+        // Fair tasks 1 and 2 run on harts 0 and 1. Task 3 (prio 20) wakes at 100; task 4
+        // (prio 30) takes hart 0 at 150, and task 3 gets hart 1 at 320: 170 after it was passed.
+        let events = "T 0 0 new 1 class=fair\nT 0 0 new 2 class=fair\nT 0 0 in 1\nT 0 1 in 2\n\
+            T 100 0 new 3 class=fifo prio=20\nT 110 0 new 4 class=fifo prio=30\nT 150 0 out 1 why=preempt ran=150\nT 150 0 in 4\n\
+            T 320 1 out 2 why=preempt ran=320\nT 320 1 in 3\n";
+        assert_eq!(rt_preempts_lower(&parse(events).unwrap(), 200), Ok(()));
+        // Passed by a lower priority, its wait still counts from its wakeup.
+        let v = rt_preempts_lower(&parse(&events.replace("prio=30", "prio=10")).unwrap(), 200).unwrap_err();
+        assert_eq!((v.rule, v.time_ns), ("real-time task not preempting", 300));
     }
 
     #[test]
