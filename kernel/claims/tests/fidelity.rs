@@ -142,7 +142,9 @@ fn seed_004_intr_spread_on_two_harts() {
         c.figure("CPU time spread", "points", spread(o), spread(l), Within::Abs(5.0)).known(UNEXPLAINED);
         c.figure("loops, all tasks", "", loops(o), loops(l), Within::Rel(0.05)).known_if(version == "6.12", UNEXPLAINED);
         c.figure("switches per task", "", switches(o), switches(l), Within::Rel(0.25));
-        c.figure("migrations, all tasks", "", migrations(o), migrations(l), Within::Rel(0.5));
+        // Under CFS ours balances only periodically here (9 moves, in pairs: a pull and its
+        // return) where 6.1 makes 20; 14 before idle harts balanced at every tick.
+        c.figure("migrations, all tasks", "", migrations(o), migrations(l), Within::Rel(0.5)).known_if(version == "6.1", UNEXPLAINED);
     });
 }
 
