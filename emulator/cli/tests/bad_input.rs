@@ -102,7 +102,7 @@ fn cgroup_settings_name_real_groups_and_values_in_range() {
         ("sched=cfs workload=spin cgroup=a//x", "cgroup: 'a//x': an empty group name"),
         ("sched=cfs workload=spin cgroup=a*0", "NAME*N needs a count N of at least 1"),
         ("sched=rr workload=spin cgroup=a", "cgroup: 'rr': this policy schedules tasks only"),
-        ("sched=bvt workload=spin cgroup=a bvt.group_warp_us=a:1000", "group warps are seed 002's BVT: use sched=bvt bvt.rules=seed002"),
+        ("sched=bvt workload=spin cgroup=a bvt.group_warp_us=a:1000", "group warps are seed 002's BVT: use sched=bvt bvt.rules=patch"),
         ("sched=cfs workload=spin cgroup=a bvt.group_warp_us=a:1000", "group warps are seed 002's BVT"),
     ] {
         assert_kernel_refused(append, message);

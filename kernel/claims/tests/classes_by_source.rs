@@ -68,9 +68,9 @@ const PING_PONG: &str = "trace=off workload=hackbench wl.groups=1 wl.fds=1 wl.lo
 fn bvt_by_the_paper_lets_a_small_warp_preempt_at_wakeup() {
     let cfs = hackbench_ns(&kernel(&format!("sched=cfs {PING_PONG}")));
     let paper = hackbench_ns(&kernel(&format!("sched=bvt wl.warp_us=100 {PING_PONG}")));
-    let seed = hackbench_ns(&kernel(&format!("sched=bvt bvt.rules=seed002 wl.warp_us=100 {PING_PONG}")));
+    let seed = hackbench_ns(&kernel(&format!("sched=bvt bvt.rules=patch wl.warp_us=100 {PING_PONG}")));
     assert!((paper as f64) < 1.15 * cfs as f64, "paper rules {paper} ns, cfs {cfs} ns");
-    assert!(seed as f64 > 1.6 * paper as f64, "seed002 rules {seed} ns, paper rules {paper} ns");
+    assert!(seed as f64 > 1.6 * paper as f64, "patch rules {seed} ns, paper rules {paper} ns");
 }
 
 /// What the deadline class's precise timer allows past an exact instant on one hart (see

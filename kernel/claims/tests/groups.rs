@@ -178,7 +178,7 @@ fn hackbench_s(args: &str) -> f64 {
 #[test]
 fn seed002_hackbench_beside_a_hog_is_slower_in_a_warped_group_until_the_placement_fix() {
     let cfs = hackbench_s(&format!("sched=cfs {HACKBENCH}"));
-    let bvt = "sched=bvt bvt.rules=seed002 bvt.group_warp_us=lat:1000";
+    let bvt = "sched=bvt bvt.rules=patch bvt.group_warp_us=lat:1000";
     let epsilon = hackbench_s(&format!("{bvt} {HACKBENCH}"));
     let fixed = hackbench_s(&format!("{bvt} bvt.placement=fixed {HACKBENCH}"));
     assert!(epsilon >= cfs * 1.08, "epsilon placement: {epsilon:.3} s, not 8 % slower than CFS's {cfs:.3} s");

@@ -19,8 +19,8 @@ const PING_PONG: &str = "trace=off workload=hackbench wl.groups=1 wl.fds=1 wl.lo
 #[test]
 fn hackbench_bvt_epsilon_placement_is_slow_and_the_fix_restores_cfs() {
     let cfs = hackbench_ns(&kernel(&format!("sched=cfs {PING_PONG}")));
-    let epsilon = hackbench_ns(&kernel(&format!("sched=bvt bvt.rules=seed002 bvt.placement=epsilon wl.warp_us=100 {PING_PONG}")));
-    let fixed = hackbench_ns(&kernel(&format!("sched=bvt bvt.rules=seed002 bvt.placement=fixed wl.warp_us=100 {PING_PONG}")));
+    let epsilon = hackbench_ns(&kernel(&format!("sched=bvt bvt.rules=patch bvt.placement=epsilon wl.warp_us=100 {PING_PONG}")));
+    let fixed = hackbench_ns(&kernel(&format!("sched=bvt bvt.rules=patch bvt.placement=fixed wl.warp_us=100 {PING_PONG}")));
     assert!(epsilon as f64 > 1.6 * cfs as f64, "epsilon placement {epsilon} ns is not clearly slower than cfs {cfs} ns");
     assert!((fixed as f64) < 1.15 * cfs as f64, "fixed placement {fixed} ns, cfs {cfs} ns");
 }

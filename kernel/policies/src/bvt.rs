@@ -12,11 +12,11 @@
 //!   warp lasts until the task sleeps or has run warped for L of CPU time since it woke; a warp
 //!   that ended in a sleep is back at the next wakeup, one cut short by L only once U has
 //!   passed (U is the paper's penalty for running warped too long).
-//! - `seed002`: seed 002's Linux patch as our kernel first replayed it. Wakeup placement is
+//! - `patch`: seed 002's Linux patch as our kernel first replayed it. Wakeup placement is
 //!   `bvt.placement`, C is applied at wakeup too (CFS's wakeup granularity, not the paper),
 //!   and the warp outlives sleeps until the task has run L of CPU time warped.
 //!
-//! The placements of `seed002`: `epsilon` places a woken task just after the smallest A of the
+//! The placements of `patch`: `epsilon` places a woken task just after the smallest A of the
 //! runnable tasks (the patch's BVT_PLACEMENT: no sleeper credit, so a woken task preempts only
 //! if it is warped), `fixed` the same distance after CFS's compensated point (min - latency/2,
 //! the seed's fix), `cfs` is plain CFS placement. No rule moves a task backwards.
@@ -44,7 +44,7 @@ pub type Placement = fn(&Wakeup) -> u64;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Rules {
     Paper,
-    Seed002,
+    Patch,
 }
 
 /// The paper's: no credit, no debt.
@@ -91,31 +91,31 @@ tunables! {
     const TUNABLES;
     RULES: Choice<Rules> = Setting::choice(Tunable {
         name: "bvt.rules",
-        kind: Kind::Choice(&["paper", "seed002"]),
+        kind: Kind::Choice(&["paper", "patch"]),
         default: "paper",
         unit: "",
-        help: "paper = Duda and Cheriton (wake at max(A, SVT), C only for the running task, warp until sleep or L); seed002 = the Linux patch as seed 002 ran it (bvt.placement, C at wakeup too, L in CPU time)",
-    }, &[Rules::Paper, Rules::Seed002]);
+        help: "paper = Duda and Cheriton (wake at max(A, SVT), C only for the running task, warp until sleep or L); patch = the Linux BVT patch as seed 002 ran it (bvt.placement, C at wakeup too, L in CPU time)",
+    }, &[Rules::Paper, Rules::Patch]);
     PLACEMENT: Choice<Placement> = Setting::choice(Tunable {
         name: "bvt.placement",
         kind: Kind::Choice(&["epsilon", "fixed", "cfs"]),
         default: "epsilon",
         unit: "",
-        help: "wakeup placement under bvt.rules=seed002: epsilon = just after the smallest A (the patch), fixed = just after CFS's compensated point (the seed's fix), cfs = CFS's sleeper credit",
+        help: "wakeup placement under bvt.rules=patch: epsilon = just after the smallest A (the patch), fixed = just after CFS's compensated point (the seed's fix), cfs = CFS's sleeper credit",
     }, &[place_epsilon, place_fixed, place_cfs]);
     EPSILON: Int = Setting::int(Tunable {
         name: "bvt.epsilon_ns",
         kind: Kind::Int { min: 0, max: 100_000_000 },
         default: "100000",
         unit: "ns",
-        help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed (seed002)",
+        help: "sched_bvt_place_epsilon: how far after its reference point a woken task is placed (patch)",
     });
     LATENCY: Int = Setting::int(Tunable {
         name: "bvt.latency_ns",
         kind: Kind::Int { min: 100_000, max: 1_000_000_000 },
         default: "6000000",
         unit: "ns",
-        help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements (seed002)",
+        help: "sched_latency, whose half is the sleeper credit of the fixed and cfs placements (patch)",
     });
     CSA: Int = Setting::int(Tunable {
         name: "bvt.csa_us",
@@ -129,7 +129,7 @@ tunables! {
         kind: Kind::Int { min: 0, max: 100_000_000 },
         default: "0",
         unit: "us",
-        help: "warp time limit L: CPU time a task may run warped (paper: per wakeup; seed002: until it hits L, across sleeps); 0 = no limit",
+        help: "warp time limit L: CPU time a task may run warped (paper: per wakeup; patch: until it hits L, across sleeps); 0 = no limit",
     });
     UNWARP: Int = Setting::int(Tunable {
         name: "bvt.unwarp_us",
@@ -292,7 +292,7 @@ impl Scheduler for Bvt {
         self.first(&|_| true).is_some_and(|t| self.entity[t].evt() <= cur.evt() - self.csa_for(cur.weight))
     }
 
-    /// The paper: a task that just became runnable preempts if its E is lower; seed002 asks it
+    /// The paper: a task that just became runnable preempts if its E is lower; the patch asks it
     /// to be C lower, as CFS's wakeup granularity does.
     fn wakeup_preempts(&self, current: &Task, woken: &Task) -> bool {
         let cur = &self.entity[current.tid];

@@ -48,7 +48,7 @@ tunables! {
         kind: Kind::Text,
         default: "",
         unit: "us",
-        help: "seed 002's bvt_warp_ns per cgroup as GROUP:US,... (bvt.rules=seed002): the group's entity warps, its tasks do not",
+        help: "seed 002's bvt_warp_ns per cgroup as GROUP:US,... (bvt.rules=patch): the group's entity warps, its tasks do not",
     });
 }
 

@@ -116,7 +116,7 @@ impl Hierarchy {
         }
         self.tasks_unwarped = self.root[0].view().warps_groups();
         if !s.get(&cgroup::GROUP_WARP).is_empty() && !self.tasks_unwarped {
-            return Err(ArgError::Invalid("bvt.group_warp_us", "group warps are seed 002's BVT: use sched=bvt bvt.rules=seed002"));
+            return Err(ArgError::Invalid("bvt.group_warp_us", "group warps are seed 002's BVT: use sched=bvt bvt.rules=patch"));
         }
         if !self.root[0].view().hierarchical() {
             return Err(ArgError::BadWord("cgroup", spec.name(), "this policy schedules tasks only; groups need sched=cfs, eevdf, bvt or lottery"));
