@@ -6,7 +6,7 @@
 /// Every crate the CLI is built from, by its folder from the root (tests/inputs.rs checks the
 /// list against the path dependencies of their Cargo.toml files): each one's `src/`,
 /// `Cargo.toml` and `build.rs` count.
-pub const INPUT_CRATES: &[&str] = &["emulator/cli", "emulator/core", "emulator/jit-native", "emulator/settings", "labs/grader", "report", "settings"];
+pub const INPUT_CRATES: &[&str] = &["emulator/cli", "emulator/core", "emulator/jit-native", "emulator/settings", "homework", "labs/grader", "report", "settings"];
 
 /// Files of the root that count: the workspace's profiles and the locked dependencies.
 pub const INPUT_FILES: &[&str] = &["Cargo.toml", "Cargo.lock"];
