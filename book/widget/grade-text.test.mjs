@@ -5,7 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { GRADE_TEXT, messageParts, renderReport } from "../../book/widget/grade-text.js";
+import { GRADE_TEXT, messageParts, renderReport } from "./grade-text.js";
 
 const source = (file) => readFileSync(new URL(`../../labs/grader/src/${file}`, import.meta.url), "utf8");
 const placeholders = (template) => [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -3,11 +3,11 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { completionData, lanesData, latencyData, overlayData, progressData, timelineData, valueAt } from "../../book/widget/describe.js";
-import { CHART_GROUND, DASHES, PATTERNS, TASK_COLOURS, contrast, taskStyle } from "../../book/widget/palette.js";
-import { Lanes } from "../../book/widget/rq-state.js";
-import { STRINGS } from "../../book/widget/strings.js";
-import { STATE_COLOURS } from "../../book/widget/lanes.js";
+import { completionData, lanesData, latencyData, overlayData, progressData, timelineData, valueAt } from "./describe.js";
+import { CHART_GROUND, DASHES, PATTERNS, TASK_COLOURS, contrast, taskStyle } from "./palette.js";
+import { Lanes } from "./rq-state.js";
+import { STRINGS } from "./strings.js";
+import { STATE_COLOURS } from "./lanes.js";
 
 const T = STRINGS.en;
 const task = (tid, name, finishNs, cpuNs, waitNs, progress = []) => ({ tid, name, finishNs, cpuNs, waitNs, progress });

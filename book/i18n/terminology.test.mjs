@@ -3,9 +3,9 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { findVariant, prose, readCatalog, readGlossary, withoutGlosses } from "../../book/i18n/catalog.mjs";
-import { STRINGS } from "../../book/widget/strings.js";
-import { CATALOG_ZH } from "../../book/widget/catalog-zh.js";
+import { findVariant, prose, readCatalog, readGlossary, withoutGlosses } from "./catalog.mjs";
+import { STRINGS } from "../widget/strings.js";
+import { CATALOG_ZH } from "../widget/catalog-zh.js";
 
 const glossary = readGlossary();
 const catalog = readCatalog().filter((m) => m.msgstr);
