@@ -3,9 +3,6 @@
 // - toc.html, the sidebar's frame for readers without JavaScript (the only readers who see it),
 //   is a bare list: it gets a title, a main landmark and a heading, in the edition's language,
 //   and the book's icon (without one, browsers ask for a /favicon.ico the site does not have).
-// - The fonts' stylesheet makes browsers hide text until a font arrives: `font-display: optional`
-//   shows it at once in a fallback font and takes the book's font only if it is there in time,
-//   so a phone on a slow network reads sooner and no line moves when the font comes.
 // - Every page ends with mdBook's classic scripts (search, highlighting, clipboard, book.js),
 //   which the browser must fetch and run before it shows the page: `defer` lets it show the text
 //   first. They still run in their order, before DOMContentLoaded, after the page's modules.
@@ -46,7 +43,3 @@ for (const page of pages) {
   writeFileSync(page, text.replace(MDBOOK_SCRIPTS, '<script src="$1" defer></script>'));
 }
 
-const fonts = readdirSync(join(root, "fonts")).filter((f) => /^fonts.*\.css$/.test(f));
-if (fonts.length !== 1) throw new Error(`${root}/fonts: ${fonts.length} font stylesheets, expected mdBook's one`);
-const css = join(root, "fonts", fonts[0]);
-writeFileSync(css, readFileSync(css, "utf8").replace(/@font-face\s*\{/g, "@font-face {\n  font-display: optional;"));

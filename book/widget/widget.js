@@ -52,6 +52,7 @@ async function mount() {
   if (!hosts.length) return;
   const api = { experiments: [], ready: false };
   globalThis.runqueue = api; // for the end-to-end tests and curious readers
+  await afterFirstPaint();
   try {
     const [catalogRaw, { normalizeCatalog, withReader }, { Experiment }, wasm] = await Promise.all([
       fetch(new URL("catalog.json", ASSETS)).then((r) => {
@@ -79,6 +80,26 @@ async function mount() {
   } catch (e) {
     showFailure(hosts, e.message ?? String(e));
   }
+}
+
+// Text first: nothing of the widgets is fetched until the page's text has painted, so on a slow
+// network (a phone) their modules, the catalog and the settings reader do not stand between the
+// reader and the text; where the browser reports no paint timing, a second at most.
+function afterFirstPaint() {
+  return new Promise((go) => {
+    if (performance.getEntriesByName("first-contentful-paint").length) return go();
+    setTimeout(go, 1000);
+    try {
+      new PerformanceObserver((list, observer) => {
+        if (list.getEntriesByName("first-contentful-paint").length) {
+          observer.disconnect();
+          go();
+        }
+      }).observe({ type: "paint", buffered: true });
+    } catch {
+      go();
+    }
+  });
 }
 
 function idle() {
