@@ -29,7 +29,7 @@ gradescope-bundle: build
 	cp labs/bundle/setup.sh labs/bundle/prebuild.sh labs/bundle/run_autograder $(BUNDLE_DIR)/
 	cp $(RUNQUEUE) $(BUNDLE_DIR)/source/
 	echo $(LAB) > $(BUNDLE_DIR)/source/LAB
-	tar -C . --exclude=target --exclude=kernel/tests -chf - kernel settings emulator/settings | tar -C $(BUNDLE_DIR)/source -xf -
+	tar -C . --exclude=target --exclude=kernel/tests -chf - kernel settings emulator/settings emulator/fdt | tar -C $(BUNDLE_DIR)/source -xf -
 	cp -r labs/$(LAB)/tests $(BUNDLE_DIR)/source/labs/$(LAB)/
 	cp -L labs/$(LAB)/skeleton.rs $(BUNDLE_DIR)/source/labs/$(LAB)/
 	$(if $(HIDDEN),cp -r $(HIDDEN) $(BUNDLE_DIR)/source/hidden)

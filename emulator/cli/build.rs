@@ -7,7 +7,7 @@
 //! cargo's configuration moved it; `make kernel` builds there too), shared by every host
 //! profile so the kernel is built once.
 //!
-//! The kernel's crates outside its workspace (`settings/`, `emulator/settings/`) would carry
+//! The kernel's crates outside its workspace (`settings/`, `emulator/settings/`, `emulator/fdt/`) would carry
 //! this checkout's absolute folder into the ELF (panic locations), so the kernel's layout, and
 //! with it every figure of the data cache, would depend on where the repository was cloned:
 //! `remap_flags` names them from the root instead. `make kernel` passes the same flags, so the
@@ -39,13 +39,13 @@ const GUESTS: &[Guest] = &[
         env: "RUNQUEUE_KERNEL_ELF",
         dir: "kernel",
         bin: "runqueue-kernel",
-        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab", "kernel/lab-abi", "kernel/lab-domain/src", "kernel/lab-domain/Cargo.toml", "kernel/lab-domain/link.ld", "settings", "emulator/settings"],
+        extra_watch: &["kernel/sched-api", "kernel/policies", "kernel/lab", "kernel/lab-abi", "kernel/lab-domain/src", "kernel/lab-domain/Cargo.toml", "kernel/lab-domain/link.ld", "settings", "emulator/settings", "emulator/fdt"],
     },
     Guest {
         env: "RUNQUEUE_BENCH_ELF",
         dir: "emulator/guests/bench",
         bin: "runqueue-bench",
-        extra_watch: &["emulator/guests/smode/fdt"],
+        extra_watch: &["emulator/fdt"],
     },
 ];
 

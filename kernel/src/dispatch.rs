@@ -128,7 +128,7 @@ impl Kernel {
     /// Installs the policy and the run's parameters; called once, before any task exists.
     pub fn configure(&mut self, settings: &Settings<'static>, run: RunInfo, tick_ns: u64, smp: Smp) -> Result<(), ArgError<'static>> {
         self.policy.configure(settings, smp.perhart, &api::Run { harts: run.smp, tick_ns, seed: run.seed })?;
-        self.mutexes.configure(settings.get(&mutex::PI) == 1);
+        self.mutexes.configure(settings.get(&mutex::PI) == 1, settings.get(&mutex::CEILING) as u8);
         self.harts = run.smp;
         self.run = run;
         self.tick_ns = tick_ns;

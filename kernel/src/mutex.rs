@@ -20,6 +20,11 @@
 //! longer than `MAX_DEPTH`, stops the kernel with the chain spelled out (Linux returns
 //! -EDEADLK and bounds the walk by `max_lock_depth`).
 //!
+//! The immediate priority ceiling (`lock.ceiling=PRIO`, the highest locker protocol, POSIX's
+//! `PTHREAD_PRIO_PROTECT`): every mutex has ceiling PRIO, and a task holding any runs at least
+//! at that real-time priority from the moment it takes it (a fair owner as FIFO at PRIO, a
+//! real-time owner below PRIO raised to it), whether anyone waits or not.
+//!
 //! The trace gets `lock` events (`op=acquire|contend|release|handoff`) and `boost` / `unboost`
 //! when an owner's priority changes (`docs/trace.md`); each task's waits are counted for
 //! RESULT (`LockStats`).
@@ -40,6 +45,13 @@ tunables! {
         default: "1",
         unit: "",
         help: "priority inheritance on the kernel's mutexes (rt_mutex): 1 = an owner runs at the priority of its highest waiter (under sched=lottery it also holds its waiters' tickets), 0 = off",
+    });
+    pub CEILING: Int = Setting::int(Tunable {
+        name: "lock.ceiling",
+        kind: Kind::Int { min: 0, max: 99 },
+        default: "0",
+        unit: "",
+        help: "immediate priority ceiling of the kernel's mutexes: a task holding one runs at least at this real-time priority (PTHREAD_PRIO_PROTECT); 0 = none",
     });
 }
 
@@ -76,6 +88,8 @@ pub struct Mutexes {
     mutexes: [Mutex; MAX_MUTEXES],
     count: usize,
     pi: bool,
+    /// `lock.ceiling`: 0, or the real-time priority an owner runs at least at.
+    ceiling: u8,
     /// Per task: the mutex it waits for, when it asked, and its place in line among equals.
     waiting_on: [Option<usize>; MAX_TASKS],
     asked_at: [u64; MAX_TASKS],
@@ -92,6 +106,7 @@ impl Mutexes {
             mutexes: [Mutex { owner: 0, waiters: 0 }; MAX_MUTEXES],
             count: 0,
             pi: true,
+            ceiling: 0,
             waiting_on: [None; MAX_TASKS],
             asked_at: [0; MAX_TASKS],
             arrival: [0; MAX_TASKS],
@@ -101,9 +116,16 @@ impl Mutexes {
         }
     }
 
-    /// Priority inheritance on or off (`lock.pi=`), before any task exists.
-    pub fn configure(&mut self, pi: bool) {
+    /// Priority inheritance on or off (`lock.pi=`) and the ceiling (`lock.ceiling=`), before
+    /// any task exists.
+    pub fn configure(&mut self, pi: bool, ceiling: u8) {
         self.pi = pi;
+        self.ceiling = ceiling;
+    }
+
+    /// Whether an owner's priority depends on the mutexes it holds or their waiters.
+    fn lifts_owners(&self) -> bool {
+        self.pi || self.ceiling > 0
     }
 
     /// A new free mutex; `None` when all are in use.
@@ -142,17 +164,19 @@ fn donor(k: &Kernel, owner: Tid) -> Option<Tid> {
     held.filter_map(|m| top_waiter(k, m)).max_by_key(|&t| rank(k, t))
 }
 
-/// The class `owner` runs in: its own, or the priority of the top waiter of the mutexes it
-/// holds when that is higher.
+/// The class `owner` runs in: its own, or, when that is lower, the ceiling of the mutexes it
+/// holds (`lock.ceiling`) or the priority of their top waiter (`lock.pi`).
 fn inherited(k: &Kernel, owner: Tid) -> Class {
     let base = k.tasks[owner].base;
-    let Some(donor) = donor(k, owner) else {
-        return base;
+    let mx = &k.mutexes;
+    let ceiling = (mx.ceiling > 0 && (0..mx.count).any(|m| mx.mutexes[m].owner == owner)).then_some(mx.ceiling);
+    let donated = match mx.pi.then(|| donor(k, owner)).flatten().map(|d| k.tasks[d].class) {
+        Some(Class::Fifo(p) | Class::Rr(p)) => Some(p),
+        Some(Class::Deadline { .. }) => Some(99),
+        Some(Class::Fair) | None => None,
     };
-    let lent = match k.tasks[donor].class {
-        Class::Fifo(p) | Class::Rr(p) => p,
-        Class::Deadline { .. } => 99,
-        Class::Fair => return base,
+    let Some(lent) = ceiling.max(donated) else {
+        return base;
     };
     match base {
         Class::Fair => Class::Fifo(lent),
@@ -282,6 +306,9 @@ pub fn lock(m: usize) {
     }
     if owner == 0 {
         k.mutexes.mutexes[m].owner = me;
+        if k.mutexes.ceiling > 0 {
+            propagate(&mut k, me, now);
+        }
         acquired(&mut k, me, m, false, 0, now);
         return;
     }
@@ -324,6 +351,9 @@ pub fn unlock(m: usize) {
             trace::event(now, "lock", me, |l| {
                 l.push(" op=release").field("mutex", m as u64);
             });
+            if k.mutexes.ceiling > 0 {
+                propagate(&mut k, me, now);
+            }
         }
         Some(next) => {
             let mx = &mut k.mutexes;
@@ -341,6 +371,8 @@ pub fn unlock(m: usize) {
                 for w in tids(k.mutexes.mutexes[m].waiters) {
                     k.lend(w, Some(next));
                 }
+            }
+            if k.mutexes.lifts_owners() {
                 propagate(&mut k, me, now);
                 propagate(&mut k, next, now);
             }

@@ -29,7 +29,7 @@ parts=(
   settings/src settings/Cargo.toml emulator/settings/src emulator/settings/Cargo.toml
   emulator/core/src emulator/core/Cargo.toml emulator/jit-native/src emulator/jit-native/Cargo.toml
   emulator/cli/src emulator/cli/Cargo.toml emulator/cli/build.rs
-  emulator/guests/bench emulator/guests/smode/fdt
+  emulator/guests/bench emulator/fdt
   kernel/src kernel/Cargo.toml kernel/Cargo.lock kernel/build.rs kernel/link.ld kernel/.cargo
   kernel/sched-api kernel/policies kernel/lab kernel/lab-abi kernel/lab-domain
   "labs/$lab/tests" "labs/$lab/skeleton.rs" mk/grade.mk scripts/setup-rust.sh
@@ -49,7 +49,7 @@ subst "$here/classroom50/runtime.json" > "$dest/classroom50/runtime.json"
 { cat "$root/labs/$lab/README.md"; subst "$here/README.md"; } > "$dest/README.md"
 
 # The host workspace without the browser's and the book's crates.
-sed -E 's#^members = .*#members = ["settings", "emulator/settings", "emulator/core", "emulator/jit-native", "emulator/cli", "report", "labs/grader", "homework"]#' \
+sed -E 's#^members = .*#members = ["settings", "emulator/settings", "emulator/fdt", "emulator/core", "emulator/jit-native", "emulator/cli", "report", "labs/grader", "homework"]#' \
   "$root/Cargo.toml" > "$dest/Cargo.toml"
 # Cargo.lock keeps the versions this repository is tested with; cargo drops what no member uses.
 # (With the toolchain this repository uses, which is the one rust-toolchain.toml pins.)

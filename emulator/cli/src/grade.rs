@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 const TARGET: &str = "riscv64imac-unknown-none-elf";
 /// What the grader copies of the tree: the kernel's core, the scheduler API, the kernel's own
 /// policies, the lab crate, whose slot then gets the student's file, the lab's protection
-/// domain and its ABI, and the settings crates the kernel is built with. Nothing else (no
+/// domain and its ABI, and the settings and device-tree crates the kernel is built with. Nothing else (no
 /// tests, no solutions) is in the folder the student's code is compiled in.
 const KERNEL_PARTS: &[&str] = &[
     "kernel/src",
@@ -34,6 +34,8 @@ const KERNEL_PARTS: &[&str] = &[
     "settings/src",
     "emulator/settings/Cargo.toml",
     "emulator/settings/src",
+    "emulator/fdt/Cargo.toml",
+    "emulator/fdt/src",
 ];
 
 #[derive(Args)]

@@ -209,3 +209,34 @@ fn boosted_schedules_stay_sound() {
         }
     }
 }
+
+/// The immediate priority ceiling (`lock.ceiling=90`, chapter 9b), inheritance off: `low` runs
+/// at the ceiling from the moment it takes the mutex, whether anyone waits or not (a boost to
+/// 90 at each of its 20 acquisitions, an unboost at each release), so no hog runs in its
+/// section and `high`'s worst blocking stays under the section. On one hart `high` (also 90)
+/// cannot preempt `low` in its section, so it never finds the mutex taken; on two it waits on
+/// the other hart. The ceiling prevents `wl.nest=2`'s deadlock on one hart only: there `inner`
+/// holds its first mutex at 90 and `low` cannot run to take its own; on two harts both can.
+#[test]
+fn the_immediate_ceiling_lifts_every_owner_and_bounds_blocking_by_the_section() {
+    const BUDGET: u64 = 2_000_000_000;
+    for machine in MACHINES {
+        let run = kernel(&format!("sched=cfs workload=inversion lock.pi=0 lock.ceiling=90 {machine}"));
+        let low = run.result.task("low").expect("the workload has a low task").tid;
+        let lifted = |kind| run.events.iter().filter(|e| e.kind == kind && e.tid == low).count();
+        let at_ceiling = run.events.iter().filter(|e| e.kind == Kind::Boost && e.tid == low && e.num("prio") == Some(90)).count();
+        assert_eq!((at_ceiling, lifted(Kind::Boost), lifted(Kind::Unboost)), (20, 20, 20), "{machine}: low at the ceiling once per section");
+        let waits = high_waits(&run);
+        assert_eq!(waits.acquired, 20, "{machine}: every period's lock is taken");
+        assert!(waits.max_wait_ns < CS_NS, "{machine}: worst blocking {} ns, not under the section", waits.max_wait_ns);
+        assert_eq!(waits.inversions, 0, "{machine}: inversions under the ceiling");
+        if machine == "smp=1" {
+            assert_eq!(waits.contended, 0, "{machine}: high found the mutex taken");
+        }
+        props::consistent(&run.events).unwrap_or_else(|v| panic!("{machine}: {v}"));
+        let append = format!("sched=cfs workload=inversion wl.nest=2 lock.ceiling=90 {machine}");
+        let out = execute(KERNEL, &runqueue_kernel_claims::machine(&append), BUDGET, |_| {}).unwrap();
+        let deadlocked = out.console.contains("error: deadlock:");
+        assert_eq!(deadlocked, machine != "smp=1", "`{append}`:\n{}", out.console);
+    }
+}

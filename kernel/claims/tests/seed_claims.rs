@@ -89,3 +89,32 @@ fn intr_spreads_wider_without_fair_sleepers() {
     let off = kernel(&format!("{args} cfs.features=NO_FAIR_SLEEPERS")).iterations();
     assert!(spread(&off) > spread(&on), "spread with FAIR_SLEEPERS {on:?}, without {off:?}");
 }
+
+/// 001, sched-occupy under MLFQ: the seed's `long` finished after the short tasks because its
+/// rule 4 gave a task that yielded before its allotment ran out the whole allotment back
+/// (OSTEP's early rules 4a/4b). Ours keeps the final rule by default; `mlfq.rule4=reset` brings
+/// the early one and the seed's order back. And the early rule's hole (OSTEP ch. 8): a task
+/// that works 0.9 ms and sleeps 0.1 ms never uses a whole 1 ms allotment, so it stays at level
+/// 0 and takes most of the CPU from two loops; under the final rule it sinks like them.
+#[test]
+fn mlfq_early_rule4_is_gamed_and_gives_the_seeds_occupy_order() {
+    let occupy = |rule| {
+        let run = kernel(&format!("sched=mlfq workload=occupy mlfq.rule4={rule}"));
+        let long = long_task(&run);
+        let finish = run.finish();
+        let short_last = finish.iter().enumerate().filter(|&(i, _)| i != long).map(|(_, &f)| f).max().unwrap();
+        (finish[long], short_last)
+    };
+    let (long, short) = occupy("total");
+    assert!(long < short, "rule4=total: long finished at {long} ns, the short tasks at {short} ns");
+    let (long, short) = occupy("reset");
+    assert!(long > short, "rule4=reset: long finished at {long} ns, before the short tasks ({short} ns)");
+    let gamer = |rule| {
+        let run = kernel(&format!("sched=mlfq workload=intr wl.tasks=1 wl.hogs=2 wl.work_us=900 wl.sleep_us=100 mlfq.rule4={rule}"));
+        let intr = run.result.task("intr0").expect("the workload has a task named intr0").cpu_ns;
+        intr as f64 / run.cpu().iter().sum::<u64>() as f64
+    };
+    let (total, reset) = (gamer("total"), gamer("reset"));
+    assert!(reset > 0.8, "rule4=reset: the gamer got {reset:.3} of the CPU");
+    assert!(total < 0.34, "rule4=total: the gamer got {total:.3} of the CPU, more than a loop's third");
+}

@@ -7,10 +7,14 @@
 //!    that was the gaming hole in the ArceOS student version);
 //! 5. every boost period, all tasks move back to level 0.
 //!
+//! `mlfq.rule4=reset` restores OSTEP's earlier rule 4 (4a/4b): a task that gives the CPU up
+//! (sleeps or yields) before its allotment at a level runs out stays there with the allotment
+//! whole again, the hole a task games by sleeping just before it runs out.
+//!
 //! Defaults follow the ArceOS student scheduler: 8 levels, level 0 gets one 1-tick quantum,
 //! quanta double per level; the allotment is one quantum of the level (OSTEP's `-a 1`).
 
-use runqueue_sched_api::{Carry, Enqueue, Fields, Int, Invalid, Kind, List, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, TidQueue, Tunable, ms, tunables};
+use runqueue_sched_api::{Carry, Choice, Enqueue, Fields, Int, Invalid, Kind, List, MAX_TASKS, Pick, QueueView, Run, SchedSpec, Scheduler, Setting, Settings, Task, Tid, TidQueue, Tunable, ms, tunables};
 
 const MAX_LEVELS: usize = 16;
 
@@ -38,6 +42,22 @@ tunables! {
         unit: "ms",
         help: "period of the priority boost to level 0 (0: never)",
     });
+    RULE4: Choice<Rule4> = Setting::choice(Tunable {
+        name: "mlfq.rule4",
+        kind: Kind::Choice(&["total", "reset"]),
+        default: "total",
+        unit: "",
+        help: "total: the allotment counts all CPU time at a level (OSTEP's final rule 4); reset: giving the CPU up restores it (the early rule, which a task can game)",
+    }, &[Rule4::Total, Rule4::Reset]);
+}
+
+/// `mlfq.rule4`: what a task's allotment at a level counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Rule4 {
+    /// All CPU time at the level, across yields and sleeps (OSTEP's final rule).
+    Total,
+    /// CPU time since the task last gave the CPU up (OSTEP's rules 4a/4b).
+    Reset,
 }
 
 pub const SPEC: SchedSpec<Mlfq> = SchedSpec {
@@ -70,6 +90,7 @@ fn build(s: &Settings, _: &Run) -> Result<Mlfq, Invalid> {
         quantum: per_level(s, &QUANTUM, levels)?,
         allotment: per_level(s, &ALLOTMENT, levels)?,
         boost_every: ms(s.get(&BOOST)),
+        rule4: s.get(&RULE4),
         next_boost: None,
         queues: [const { TidQueue::new() }; MAX_LEVELS],
         state: [Level { level: 0, used: 0, turn: 0, demoted: false }; MAX_TASKS],
@@ -91,6 +112,7 @@ pub struct Mlfq {
     quantum: [u64; MAX_LEVELS],
     allotment: [u64; MAX_LEVELS],
     boost_every: u64,
+    rule4: Rule4,
     next_boost: Option<u64>,
     queues: [TidQueue; MAX_LEVELS],
     state: [Level; MAX_TASKS],
@@ -114,6 +136,9 @@ impl Scheduler for Mlfq {
             }
         }
         let s = &mut self.state[task.tid];
+        if self.rule4 == Rule4::Reset && matches!(why, Enqueue::Wakeup | Enqueue::Yielded) {
+            s.used = 0;
+        }
         s.turn = 0;
         s.demoted = false;
         self.queues[s.level].push_back(task.tid);
@@ -123,7 +148,8 @@ impl Scheduler for Mlfq {
         self.queues[..self.levels].iter_mut().find_map(|q| q.take_first(allowed))
     }
 
-    /// Rule 4: the allotment counts all CPU time at the level, across yields and sleeps.
+    /// Rule 4: the allotment counts the CPU time at the level, across yields and sleeps unless
+    /// `mlfq.rule4=reset` (then `enqueue` starts it again).
     fn charge(&mut self, task: &Task, ran_ns: u64, _now: u64) {
         let last = self.levels - 1;
         let s = &mut self.state[task.tid];

@@ -7,7 +7,7 @@
 
 use core::ptr::{read_volatile, write_volatile};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use guest_fdt::Fdt;
+use runqueue_fdt::Fdt;
 
 #[unsafe(no_mangle)]
 #[unsafe(link_section = ".tohost")]

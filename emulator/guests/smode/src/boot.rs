@@ -1,6 +1,6 @@
 //! What the firmware hands over in a1: the device tree, and the boot arguments in it.
 
-use guest_fdt::Fdt;
+use runqueue_fdt::Fdt;
 
 /// The FDT at `addr`, or a panic that says what is wrong with it.
 pub fn fdt(addr: usize) -> Fdt<'static> {

@@ -13,7 +13,7 @@ pub mod devices;
 pub mod sbi;
 pub mod trap;
 
-pub use guest_fdt::Fdt;
+pub use runqueue_fdt::Fdt;
 
 /// Bytes of stack per hart (the link script reserves eight of them).
 pub const STACK_SHIFT: usize = 14;

@@ -1,9 +1,10 @@
-//! A read-only flattened device tree (FDT, "DTB") reader small enough for bare-metal guests.
+//! A read-only flattened device tree (FDT, "DTB") reader small enough for bare-metal programs:
+//! the teaching kernel reads its boot information with it, the guest programs their questions.
 //!
-//! It walks the structure block once per query: the guests ask a handful of questions at boot,
-//! so an index would cost more than it saves. Malformed input ends the walk early (the query
-//! then finds nothing) instead of faulting, because a buggy emulator must give a readable
-//! failure, not a second bug.
+//! It walks the structure block once per query: a program asks a handful of questions at boot,
+//! so an index would cost more than it saves. Malformed input ends the walk early (`walk` says
+//! so; a query then finds nothing) instead of faulting, because a buggy emulator or a damaged
+//! tree must give a readable failure, not a second bug.
 
 #![no_std]
 
@@ -21,6 +22,19 @@ pub enum Error {
     BadMagic(u32),
     /// The header's offsets or sizes point outside the blob.
     BadLayout,
+    /// The structure block is cut short, nests too deep or holds a token this reader does not
+    /// know.
+    BadStructure,
+}
+
+impl Error {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Error::BadMagic(_) => "no device tree at that address (bad magic)",
+            Error::BadLayout => "the device tree's header points outside it",
+            Error::BadStructure => "the device tree's structure is damaged",
+        }
+    }
 }
 
 pub struct Fdt<'a> {
@@ -69,18 +83,20 @@ impl<'a> Fdt<'a> {
 
     /// Walks the tree, calling `visit(path, property)` on entering each node (property `None`)
     /// and for each of its properties. `path` holds the node names from the root's children down.
-    pub fn walk(&self, mut visit: impl FnMut(&[&'a str], Option<(&'a str, &'a [u8])>)) {
+    /// A damaged structure block stops the walk with `Err` after the visits before the damage.
+    pub fn walk(&self, mut visit: impl FnMut(&[&'a str], Option<(&'a str, &'a [u8])>)) -> Result<(), Error> {
         let mut path: [&str; MAX_DEPTH] = [""; MAX_DEPTH];
         let mut depth = 0usize; // nodes entered, the root included
         let mut at = 0usize;
-        while let Some(token) = be32(self.structure, at) {
+        loop {
+            let token = be32(self.structure, at).ok_or(Error::BadStructure)?;
             at += 4;
             match token {
                 BEGIN_NODE => {
-                    let Some(name) = c_str(self.structure, at) else { return };
+                    let name = c_str(self.structure, at).ok_or(Error::BadStructure)?;
                     at = (at + name.len() + 1 + 3) & !3;
                     if depth > MAX_DEPTH {
-                        return;
+                        return Err(Error::BadStructure);
                     }
                     if depth > 0 {
                         path[depth - 1] = name;
@@ -88,26 +104,23 @@ impl<'a> Fdt<'a> {
                     depth += 1;
                     visit(&path[..depth - 1], None);
                 }
-                END_NODE => match depth.checked_sub(1) {
-                    Some(d) => depth = d,
-                    None => return,
-                },
+                END_NODE => depth = depth.checked_sub(1).ok_or(Error::BadStructure)?,
                 PROP => {
-                    let (Some(len), Some(name_off)) = (be32(self.structure, at), be32(self.structure, at + 4)) else {
-                        return;
-                    };
+                    let len = be32(self.structure, at).ok_or(Error::BadStructure)? as usize;
+                    let name_off = be32(self.structure, at + 4).ok_or(Error::BadStructure)?;
                     let start = at + 8;
-                    let Some(value) = self.structure.get(start..start + len as usize) else { return };
-                    let Some(name) = c_str(self.strings, name_off as usize) else { return };
-                    at = (start + len as usize + 3) & !3;
+                    let value = self.structure.get(start..start.saturating_add(len)).ok_or(Error::BadStructure)?;
+                    let name = c_str(self.strings, name_off as usize).ok_or(Error::BadStructure)?;
+                    at = (start + len + 3) & !3;
                     if depth == 0 {
-                        return;
+                        return Err(Error::BadStructure);
                     }
                     visit(&path[..depth - 1], Some((name, value)));
                 }
                 NOP => {}
-                END => return,
-                _ => return, // a token this reader does not know: stop rather than guess
+                END => return Ok(()),
+                // A token this reader does not know: stop rather than guess.
+                _ => return Err(Error::BadStructure),
             }
         }
     }
@@ -115,7 +128,7 @@ impl<'a> Fdt<'a> {
     /// The value of property `name` of the node at `path` ("/chosen", "/cpus/cpu@0").
     pub fn property(&self, path: &str, name: &str) -> Option<&'a [u8]> {
         let mut found = None;
-        self.walk(|node, prop| {
+        let _ = self.walk(|node, prop| {
             if let Some((prop_name, value)) = prop
                 && found.is_none()
                 && prop_name == name
@@ -136,7 +149,7 @@ impl<'a> Fdt<'a> {
     /// The number of nodes directly under `parent` whose name starts with `prefix`.
     pub fn count_children(&self, parent: &str, prefix: &str) -> usize {
         let mut count = 0;
-        self.walk(|node, prop| {
+        let _ = self.walk(|node, prop| {
             if let (None, Some((last, above))) = (prop, node.split_last())
                 && last.starts_with(prefix)
                 && path_is(above, parent)
@@ -150,7 +163,7 @@ impl<'a> Fdt<'a> {
     /// The path components of the first node whose `compatible` list holds `compatible`.
     pub fn find_compatible(&self, compatible: &str, mut found: impl FnMut(&[&'a str])) -> bool {
         let mut hit = false;
-        self.walk(|node, prop| {
+        let _ = self.walk(|node, prop| {
             if let Some(("compatible", value)) = prop
                 && !hit
                 && value.split(|&b| b == 0).any(|c| c == compatible.as_bytes())
@@ -161,6 +174,16 @@ impl<'a> Fdt<'a> {
         });
         hit
     }
+}
+
+/// The number held in the first `count` 32-bit cells of a property (`reg`, `#size-cells`),
+/// big-endian as the tree stores it; `None` when the value is shorter.
+pub fn cells(value: &[u8], count: usize) -> Option<u64> {
+    let mut v = 0u64;
+    for i in 0..count {
+        v = (v << 32) | be32(value, i * 4)? as u64;
+    }
+    Some(v)
 }
 
 /// Whether node components `node` spell `path` ("/" is the root).
@@ -241,6 +264,15 @@ mod tests {
     }
 
     #[test]
+    fn reads_cells() {
+        let reg = [0, 0, 0, 1, 0x80, 0, 0, 0, 0, 0, 0, 0x10];
+        assert_eq!(cells(&reg, 2), Some(0x1_8000_0000));
+        assert_eq!(cells(&reg[8..], 1), Some(16));
+        assert_eq!(cells(&reg[8..], 2), None);
+        assert_eq!(cells(&reg, 0), Some(0));
+    }
+
+    #[test]
     fn rejects_bad_headers_and_survives_truncation() {
         let mut blob = sample();
         blob[0] = 0;
@@ -252,5 +284,7 @@ mod tests {
         cut[36..40].copy_from_slice(&20u32.to_be_bytes());
         let fdt = Fdt::new(&cut).unwrap();
         assert_eq!(fdt.str_property("/chosen", "bootargs"), None);
+        assert_eq!(fdt.walk(|_, _| {}), Err(Error::BadStructure));
+        assert_eq!(Fdt::new(&sample()).unwrap().walk(|_, _| {}), Ok(()));
     }
 }
