@@ -14,6 +14,7 @@ extern crate alloc;
 
 pub mod chapters;
 pub mod hand;
+pub mod lms;
 pub mod markdown;
 pub mod message;
 pub mod problem;

@@ -6,7 +6,7 @@ use crate::run::{KERNEL, execute};
 use crate::{Failure, write_file};
 use clap::Args;
 use runqueue_emu::MachineOptions;
-use runqueue_homework::{Chapter, Level, Problem, markdown, seed_of};
+use runqueue_homework::{Chapter, Level, Problem, lms, markdown, seed_of};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,6 +37,12 @@ pub struct HomeworkArgs {
     /// Print the problems as JSON (what the book's page shows) instead of Markdown.
     #[arg(long, conflicts_with = "out")]
     pub json: bool,
+    /// Print the problems as a question bank a learning platform imports instead: `moodle`
+    /// (Moodle XML: a category per level, a Cloze question per problem) or `qti` (QTI 1.2, as
+    /// Canvas imports it: a question group per level and question). Each problem is a variant
+    /// a quiz draws at random; `--count` makes that many per level.
+    #[arg(long, value_name = "FORMAT", conflicts_with_all = ["out", "json", "answers"])]
+    pub bank: Option<String>,
     /// Write each sheet to DIR/<sheet>/problems.md and its answer key to
     /// DIR/<sheet>/answers.md instead (a sheet per student, or one named after the seed).
     #[arg(long, value_name = "DIR")]
@@ -87,7 +93,18 @@ pub fn homework(args: &HomeworkArgs) -> Result<ExitCode, Failure> {
     if args.count == 0 {
         return Err(Failure::Input("--count must be at least 1".into()));
     }
+    let bank = args.bank.as_deref().map(lms::Format::parse).transpose().map_err(Failure::Input)?;
     let sheets = sheets(args)?;
+    if let Some(format) = bank {
+        let mut problems = Vec::new();
+        for (_, first) in &sheets {
+            for &level in &levels {
+                problems.extend(sheet(chapter, &[level], *first, args.count)?);
+            }
+        }
+        print!("{}", lms::bank(format, chapter, &problems));
+        return Ok(ExitCode::SUCCESS);
+    }
     for (who, first) in &sheets {
         let problems = sheet(chapter, &levels, *first, args.count)?;
         if let Some(dir) = &args.out {
@@ -115,7 +132,7 @@ fn sheets(args: &HomeworkArgs) -> Result<Vec<(String, u64)>, Failure> {
         let seed = args.seed.ok_or_else(|| Failure::Input("give --seed N, --student NAME or --roster FILE".into()))?;
         return Ok(vec![(format!("seed {seed}"), seed)]);
     }
-    if names.len() > 1 && args.out.is_none() && !args.json {
+    if names.len() > 1 && args.out.is_none() && !args.json && args.bank.is_none() {
         eprintln!("(several students: --out DIR writes each one's sheet and key apart)");
     }
     names

@@ -171,3 +171,163 @@ fn bad_input_is_refused_clearly() {
     assert_refused(&["homework", "--chapter", "sjf", "--roster", "/nonexistent/class.txt"], 125, "cannot read the roster /nonexistent/class.txt");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--student", "Ada"], 2, "cannot be used with");
 }
+
+/// How far a value printed to two decimals may be from the exact one (half its last digit, and
+/// the four decimals a bound is written with).
+const PRINTED: f64 = 0.0051;
+
+/// One answer field of a bank, as the platform would read it.
+#[derive(Debug, PartialEq)]
+enum Field {
+    /// The value and the margin either side.
+    Number(f64, f64),
+    Choice(String, Vec<String>),
+    Text(String),
+}
+
+/// The answer fields of a Moodle Cloze question's text: `{1:NUMERICAL:=7.30:1}`,
+/// `{1:MULTICHOICE:=job1~job0}`, `{1:SHORTANSWER:=job1, job0}` (Moodle's syntax, `\` escapes).
+fn cloze_fields(text: &str) -> Vec<Field> {
+    let unescape = |s: &str| {
+        let mut out = String::new();
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            out.push(if c == '\\' { chars.next().unwrap() } else { c });
+        }
+        out
+    };
+    let mut fields = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("{1:") {
+        let body = &rest[start + 3..];
+        let mut end = 0;
+        let bytes = body.as_bytes();
+        while bytes[end] != b'}' {
+            end += if bytes[end] == b'\\' { 2 } else { 1 };
+        }
+        let (kind, answer) = body[..end].split_once(':').unwrap();
+        fields.push(match kind {
+            "NUMERICAL" => {
+                let (value, margin) = answer.strip_prefix('=').unwrap().rsplit_once(':').unwrap();
+                Field::Number(value.parse().unwrap(), margin.parse().unwrap())
+            }
+            "MULTICHOICE" => {
+                let options: Vec<&str> = answer.split('~').collect();
+                let right = options.iter().find_map(|o| o.strip_prefix('=')).unwrap();
+                Field::Choice(unescape(right), options.iter().map(|o| unescape(o.trim_start_matches('='))).collect())
+            }
+            "SHORTANSWER" => Field::Text(unescape(answer.strip_prefix('=').unwrap())),
+            other => panic!("unknown Cloze field {other}"),
+        });
+        rest = &body[end..];
+    }
+    fields
+}
+
+/// What a question's field must be: the kernel's answer from a fresh run, the problem's margin.
+fn expected_field(q: &Question, result: &RunResult, events: &[Event]) -> Field {
+    let kernel = kernel_answer(q, result, events);
+    match &q.answer {
+        // The margin the book's own check allows either side (`Answer::check`).
+        Answer::Number { value, tol, .. } => Field::Number(kernel.parse().unwrap(), tol.abs.max(tol.rel * value.abs())),
+        Answer::Choice { choices, .. } => Field::Choice(kernel, choices.clone()),
+        Answer::Order { .. } => Field::Text(kernel),
+    }
+}
+
+fn assert_field(got: &Field, want: &Field, what: &str) {
+    match (got, want) {
+        (Field::Number(v, m), Field::Number(wv, wm)) => {
+            assert!((v - wv).abs() < 1e-9 && (m - wm).abs() < 1e-4, "{what}: bank has {v} ± {m}, the kernel {wv} ± {wm}");
+        }
+        _ => assert_eq!(got, want, "{what}"),
+    }
+}
+
+/// The chapter, level and seed of a variant, from its identifier `runqueue-CHAPTER-LEVEL-SEED`.
+fn variant(id: &str) -> (&'static runqueue_homework::Chapter, Level, u64) {
+    let mut parts = id.strip_prefix("runqueue-").unwrap().rsplitn(3, '-');
+    let seed = parts.next().unwrap().parse().unwrap();
+    let level = Level::parse(parts.next().unwrap()).unwrap();
+    (runqueue_homework::Chapter::find(parts.next().unwrap()).unwrap(), level, seed)
+}
+
+/// The question banks a course imports: each file parses as XML; every variant of the Moodle
+/// bank is a Cloze question whose fields, read as Moodle reads them, hold the kernel's answer
+/// of a fresh run with the problem's margin; every QTI item's scoring accepts exactly that
+/// (its `varequal`, or the range `vargte`..`varlte`); each QTI group draws one of its items.
+#[test]
+fn the_question_banks_hold_the_kernels_answers() {
+    let bank = |chapter: &str, format: &str| {
+        let out = runqueue(&["homework", "--chapter", chapter, "--seed", "11", "--count", "2", "--bank", format]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let mut checked = 0;
+    for chapter in CHAPTERS {
+        let moodle = bank(chapter.name, "moodle");
+        let doc = roxmltree::Document::parse(&moodle).unwrap_or_else(|e| panic!("{}: Moodle XML: {e}", chapter.name));
+        let questions: Vec<_> = doc.root_element().children().filter(|n| n.has_tag_name("question")).collect();
+        let categories = questions.iter().filter(|q| q.attribute("type") == Some("category")).count();
+        assert_eq!(categories, 3, "{}: a category per level", chapter.name);
+        for q in questions.iter().filter(|q| q.attribute("type") == Some("cloze")) {
+            let child = |name: &str| q.children().find(|n| n.has_tag_name(name)).unwrap();
+            let id = child("idnumber").text().unwrap();
+            let text = child("questiontext").children().find(|n| n.has_tag_name("text")).unwrap().text().unwrap();
+            let (c, level, seed) = variant(id);
+            let p = make(c, level, seed).unwrap();
+            let (result, events) = rerun(&p);
+            let fields = cloze_fields(text);
+            assert_eq!(fields.len(), p.questions.len(), "{id}: {text}");
+            for (field, q) in fields.iter().zip(&p.questions) {
+                assert_field(field, &expected_field(q, &result, &events), &format!("{id} {}", q.slot));
+                checked += 1;
+            }
+        }
+        assert_eq!(questions.len(), 3 + 3 * 2, "{}: two variants per level", chapter.name);
+
+        let qti = bank(chapter.name, "qti");
+        let doc = roxmltree::Document::parse(&qti).unwrap_or_else(|e| panic!("{}: QTI: {e}", chapter.name));
+        let groups: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("section") && n.attribute("ident") != Some("root_section")).collect();
+        assert!(!groups.is_empty());
+        for group in groups {
+            let picks = group.descendants().find(|n| n.has_tag_name("selection_number")).unwrap().text().unwrap();
+            assert_eq!(picks, "1", "{:?}", group.attribute("ident"));
+            for item in group.children().filter(|n| n.has_tag_name("item")) {
+                let ident = item.attribute("ident").unwrap();
+                let (id, number) = ident.rsplit_once("-q").unwrap();
+                let (c, level, seed) = variant(id);
+                let p = make(c, level, seed).unwrap();
+                let q = &p.questions[number.parse::<usize>().unwrap() - 1];
+                let (result, events) = rerun(&p);
+                let condition = item.descendants().find(|n| n.has_tag_name("conditionvar")).unwrap();
+                let value = |tag: &str| condition.descendants().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap().to_string());
+                let got = match &q.answer {
+                    Answer::Number { .. } => {
+                        let (low, high): (f64, f64) = (value("vargte").unwrap().parse().unwrap(), value("varlte").unwrap().parse().unwrap());
+                        // The range is centred on the kernel's exact value, `varequal` is it as printed.
+                        assert!((value("varequal").unwrap().parse::<f64>().unwrap() - (low + high) / 2.0).abs() <= PRINTED, "{ident}");
+                        Field::Number((low + high) / 2.0, (high - low) / 2.0)
+                    }
+                    Answer::Choice { .. } => {
+                        let right = value("varequal").unwrap();
+                        let labels: Vec<_> = item.descendants().filter(|n| n.has_tag_name("response_label")).collect();
+                        let text = |l: &roxmltree::Node| l.descendants().find(|n| n.has_tag_name("mattext")).unwrap().text().unwrap().to_string();
+                        let chosen = labels.iter().find(|l| l.attribute("ident") == Some(right.as_str())).map(text).unwrap();
+                        Field::Choice(chosen, labels.iter().map(text).collect())
+                    }
+                    Answer::Order { .. } => Field::Text(value("varequal").unwrap()),
+                };
+                let want = expected_field(q, &result, &events);
+                if let (Field::Number(v, m), Field::Number(wv, wm)) = (&got, &want) {
+                    assert!((v - wv).abs() <= PRINTED && (m - wm).abs() < 1e-3, "{ident}: QTI range {v} ± {m}, the kernel {wv} ± {wm}");
+                } else {
+                    assert_eq!(got, want, "{ident}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= CHAPTERS.len() * 2 * 3 * 3 * 2, "{checked} answers checked");
+    assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--bank", "xls"], 125, "unknown question bank format");
+}
