@@ -7,6 +7,8 @@ WEB_PKG := $(TARGET_DIR)/web/pkg
 WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_wasm.wasm
 # The command-line reader every page with an experiment loads at once (settings/wasm).
 SETTINGS_WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_settings_wasm.wasm
+# The homework's answer check (homework/wasm), fetched when a reader first uses a homework field.
+HOMEWORK_WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_homework_wasm.wasm
 # The CLI must be the exact version the crate was built with (its schema check refuses others).
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 WASM_BINDGEN := $(TOOLS)/bin/wasm-bindgen
@@ -67,9 +69,9 @@ endef
 # Everything the site's runqueue/ folder is made from: the wasm emulator, the kernel, the CLI.
 # panic = "abort": the wasm target has no unwinding, and the emulator never panics on guest input.
 web-assets: setup-web kernel build
-	$(CARGO) build --target wasm32-unknown-unknown --release -p runqueue-wasm -p runqueue-settings-wasm \
+	$(CARGO) build --target wasm32-unknown-unknown --release -p runqueue-wasm -p runqueue-settings-wasm -p runqueue-homework-wasm \
 	  --config 'profile.release.panic="abort"' --config 'profile.release.opt-level=$(WASM_OPT_LEVEL)'
-	for raw in $(WASM_RAW) $(SETTINGS_WASM_RAW); do \
+	for raw in $(WASM_RAW) $(SETTINGS_WASM_RAW) $(HOMEWORK_WASM_RAW); do \
 	  $(WASM_BINDGEN) --target web --no-typescript --remove-name-section --remove-producers-section --out-dir $(WEB_PKG) $$raw || exit 1; done
 	$(if $(strip $(WASM_OPT_PASSES)),$(wasm-opt))
 
@@ -87,7 +89,8 @@ define install-web-site
 	cp -r book/widget $(WEB_SITE)/widget
 	cp -r book/i18n $(WEB_SITE)/i18n
 	rm -f $(WEB_SITE)/widget/*.test.mjs $(WEB_SITE)/i18n/*.test.mjs
-	cp $(WEB_PKG)/runqueue_wasm.js $(WEB_PKG)/runqueue_wasm_bg.wasm $(WEB_PKG)/runqueue_settings_wasm.js $(WEB_PKG)/runqueue_settings_wasm_bg.wasm $(WEB_SITE)/pkg/
+	cp $(WEB_PKG)/runqueue_wasm.js $(WEB_PKG)/runqueue_wasm_bg.wasm $(WEB_PKG)/runqueue_settings_wasm.js $(WEB_PKG)/runqueue_settings_wasm_bg.wasm \
+	   $(WEB_PKG)/runqueue_homework_wasm.js $(WEB_PKG)/runqueue_homework_wasm_bg.wasm $(WEB_SITE)/pkg/
 	cp $(WEB_DIR)/node_modules/@xterm/xterm/lib/xterm.mjs $(WEB_DIR)/node_modules/@xterm/xterm/css/xterm.css \
 	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/
 	cp $(KERNEL_ELF) $(WEB_SITE)/kernel.elf
@@ -98,7 +101,7 @@ define install-web-site
 	$(source-archive)
 	$(RUNQUEUE) run --append catalog | sed -n 's/^CATALOG //p' > $(WEB_SITE)/catalog.json
 	@[ -s $(WEB_SITE)/catalog.json ] || { echo "install-web-site: the kernel printed no CATALOG line" >&2; exit 1; }
-	@for w in runqueue_wasm runqueue_settings_wasm; do \
+	@for w in runqueue_wasm runqueue_settings_wasm runqueue_homework_wasm; do \
 	  gzip -9 -c $(WEB_SITE)/pkg/$${w}_bg.wasm | wc -c | xargs printf "web: $$w is %s bytes gzipped\n"; done
 endef
 

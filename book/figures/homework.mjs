@@ -1,13 +1,16 @@
 // The chapters' generated problems (`## Homework`): for each chapter with a generator, the
 // problem `runqueue homework` draws from one seed, answered by the kernel's run of its
 // workload, written as homework.<chapter>.md in English and in Chinese (the CLI's messages
-// come as keys and parts, worded here from ZH). Each answer folds until the reader opens it.
+// come as keys and parts, worded here from ZH). Each answer folds until the reader opens it;
+// each question has a field whose typed answer the page checks (book/widget/homework.js) with
+// the CLI's own code, against the answer JSON the field carries.
 
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { anchored } from "./metrics.mjs";
+import { STRINGS } from "../widget/strings.js";
 
 const run = promisify(execFile);
 
@@ -119,15 +122,32 @@ export function problemMarkdown(p, lang) {
   out.push("", `**${say({ key: "rules-title", parts: {}, en: "Rules" })}**`, "");
   for (const r of p.rules) out.push(`- ${say(r)}`);
   out.push("", `**${say({ key: "questions-title", parts: {}, en: "Questions" })}**`, "");
+  const key = problemKey(p);
   p.questions.forEach((q, i) => {
     out.push(`${i + 1}. ${say(q.prompt)}${w.space}${say(q.tolerance)}`, "");
+    out.push(`   ${answerField(p, key, q, i + 1, lang)}`, "");
     out.push(`   <details><summary>${w.answer}</summary>`, "", `   **${q.answer.text}**${w.stop}${q.steps.map(say).join(w.space)}`, "", "   </details>", "");
   });
+  out.push(`<div class="rq-hw-progress" data-problem="${key}"></div>`, "");
   out.push(`<details><summary>${w.schedule}</summary>`, "");
   for (const s of p.scheduleText) out.push(`- ${say(s)}`);
   out.push("", say(p.commandLine), "", "</details>", "");
   out.push(fill(w.yours, { chapter: p.chapter }), "");
   return out.join("\n");
+}
+
+/** Which problem a field belongs to, for the reader's saved progress: chapter, seed and level. */
+export const problemKey = (p) => `${p.chapter}:${p.seed}:${p.level}`;
+
+const attribute = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Question `n`'s answer field: one line of HTML (a Markdown HTML block), its answer as JSON. */
+function answerField(p, key, q, n, lang) {
+  const T = STRINGS[lang === "zh" ? "zh-CN" : "en"];
+  const id = `rq-hw-${p.chapter}-${q.id}`;
+  return `<form class="rq-hw" data-problem="${key}" data-question="${q.id}" data-answer="${attribute(JSON.stringify(q.answer))}">` +
+    `<label for="${id}">${T.hwAnswerLabel(n)}</label> <input id="${id}" type="text" autocomplete="off" spellcheck="false"> ` +
+    `<button type="submit">${T.hwCheck}</button> <span class="rq-hw-result" role="status"></span></form>`;
 }
 
 /** Writes homework.<chapter>.md (anchor `problem`) into `out` (English) and `out/zhDir` (Chinese). */

@@ -121,5 +121,17 @@ function mountGrading() {
   if (document.querySelector(".rq-grade")) import("./grade.js").then((m) => m.mount());
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => { mount(); mountGrading(); });
-else { mount(); mountGrading(); }
+// The chapters' homework fields live in homework.js, loaded only where a page has one; it
+// fetches its checker (a wasm) when a reader first uses a field.
+function mountHomework() {
+  if (document.querySelector("form.rq-hw")) import("./homework.js").then((m) => m.mount());
+}
+
+function mountAll() {
+  mount();
+  mountGrading();
+  mountHomework();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+else mountAll();

@@ -137,6 +137,33 @@ impl Answer {
             Answer::Order { value } => json!({"kind": "order", "value": value, "text": self.text()}),
         }
     }
+
+    /// The answer `to_json` wrote (its `text` is ignored: it follows from the rest), for the
+    /// page's checks, which read the answer from the page.
+    pub fn from_json(v: &Value) -> Result<Answer, String> {
+        let field = |name: &str| v.get(name).ok_or_else(|| format!("the answer has no \"{name}\""));
+        let string = |name: &str| field(name)?.as_str().map(String::from).ok_or_else(|| format!("the answer's \"{name}\" is not a string"));
+        let number = |name: &str| field(name)?.as_f64().filter(|x| x.is_finite()).ok_or_else(|| format!("the answer's \"{name}\" is not a number"));
+        let names = |name: &str| -> Result<Vec<String>, String> {
+            let list = field(name)?.as_array().ok_or_else(|| format!("the answer's \"{name}\" is not a list"))?;
+            list.iter().map(|n| n.as_str().map(String::from).ok_or_else(|| format!("the answer's \"{name}\" holds a non-string"))).collect()
+        };
+        match string("kind")?.as_str() {
+            "number" => {
+                let unit = match string("unit")?.as_str() {
+                    "ms" => Unit::Ms,
+                    "" => Unit::Count,
+                    other => return Err(format!("the answer's unit \"{other}\" is not ms or none")),
+                };
+                let decimals = field("decimals")?.as_u64().filter(|d| *d <= 9).ok_or("the answer's \"decimals\" is not a count from 0 to 9")? as usize;
+                let tol = Tolerance { abs: number("abs")?, rel: number("rel")? };
+                Ok(Answer::Number { value: number("value")?, decimals, unit, tol })
+            }
+            "choice" => Ok(Answer::Choice { value: string("value")?, choices: names("choices")? }),
+            "order" => Ok(Answer::Order { value: names("value")? }),
+            other => Err(format!("the answer's kind \"{other}\" is not number, choice or order")),
+        }
+    }
 }
 
 /// Why an answer could not be read.
@@ -303,6 +330,34 @@ mod tests {
         let hart = Answer::Choice { value: "1".into(), choices: vec!["0".into(), "1".into()] };
         assert_eq!(hart.check("1"), Ok(true));
         assert_eq!(fmt_num(0.5), "0.5");
+    }
+
+    #[test]
+    fn answers_come_back_from_their_json() {
+        let answers = [
+            Answer::time(8_620_000, Tolerance { abs: 0.5, rel: 0.03 }),
+            Answer::Number { value: 2.0, decimals: 0, unit: Unit::Count, tol: Tolerance { abs: 0.0, rel: 0.0 } },
+            Answer::Choice { value: "job1".into(), choices: vec!["job0".into(), "job1".into()] },
+            Answer::Order { value: vec!["job2".into(), "job0".into(), "job1".into()] },
+        ];
+        for a in answers {
+            let json = a.to_json();
+            assert_eq!(Answer::from_json(&json), Ok(a.clone()), "{json}");
+            // Through text, as the page hands it over.
+            let again: Value = serde_json::from_str(&json.to_string()).unwrap();
+            assert_eq!(Answer::from_json(&again), Ok(a));
+        }
+        for (bad, why) in [
+            (json!({"kind": "guess"}), "kind \"guess\""),
+            (json!({"kind": "order", "value": "job1"}), "\"value\" is not a list"),
+            (json!({"kind": "choice", "value": "job1", "choices": [1]}), "non-string"),
+            (json!({"kind": "number", "value": 1, "decimals": 2, "unit": "s", "abs": 0, "rel": 0}), "unit \"s\""),
+            (json!({"kind": "number", "value": 1, "decimals": 2, "unit": "ms", "rel": 0}), "no \"abs\""),
+            (json!([]), "no \"kind\""),
+        ] {
+            let err = Answer::from_json(&bad).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
         assert_eq!(fmt_num(3.0), "3");
     }
 }
