@@ -105,8 +105,9 @@ function progressBar(host, index) {
   const importer = element("button", { type: "button", textContent: T.hwImport });
   importer.addEventListener("click", () => file.click());
   const label = `rq-hw-progress-${index}`;
-  host.replaceChildren(element("div", { role: "group", className: "rq-buttons" }, [exporter, " ", importer, file]), status);
-  host.setAttribute("role", "region");
+  host.replaceChildren(element("div", { className: "rq-buttons" }, [exporter, " ", importer, file]), status);
+  // A group, not a landmark: the print page holds one per chapter.
+  host.setAttribute("role", "group");
   host.setAttribute("aria-labelledby", label);
   host.prepend(element("p", { id: label, className: "rq-hw-progress-title", textContent: T.hwProgress }));
 }
