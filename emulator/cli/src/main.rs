@@ -79,6 +79,12 @@ fn bench(args: &BenchArgs) -> Result<ExitCode, Failure> {
 }
 
 fn main() -> ExitCode {
+    // A reader that stops early (`runqueue homework ... | head`) ends the command quietly, as
+    // it ends any Unix tool, instead of a panic on the closed pipe (Rust ignores SIGPIPE).
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => run::run(&args),

@@ -133,3 +133,17 @@ fn bad_linux_kernels_and_initrds() {
     assert_refused(&runqueue(&["run", "--initrd", "/nonexistent.cpio"]), 125, "cannot read initrd");
     assert_refused(&runqueue(&["run", "--kernel", "linux-6.1", "some.elf"]), 2, "cannot be used with");
 }
+
+/// A reader that closes the pipe before the output comes (`runqueue ... | head -0`): the
+/// command ends without a panic message.
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::process::Stdio;
+    for args in [&["run", "--append", "sched=rr workload=spin"][..], &["homework", "--chapter", "sjf", "--seed", "1", "--count", "3", "--answers"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_runqueue")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
