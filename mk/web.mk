@@ -4,11 +4,12 @@
 WEB_DIR := web
 WEB_SITE := book/build/runqueue
 WEB_PKG := $(TARGET_DIR)/web/pkg
-WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_wasm.wasm
-# The command-line reader every page with an experiment loads at once (settings/wasm).
-SETTINGS_WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_settings_wasm.wasm
-# The homework's answer check (homework/wasm), fetched when a reader first uses a homework field.
-HOMEWORK_WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/runqueue_homework_wasm.wasm
+# The page's wasm modules, by their crates' names with `_` (what cargo and wasm-bindgen call
+# them): the emulator (emulator/wasm); the command-line reader every page with an experiment
+# loads at once (settings/wasm); the homework's answer check, fetched when a reader first uses a
+# homework field (homework/wasm).
+PAGE_WASMS := runqueue_wasm runqueue_settings_wasm runqueue_homework_wasm
+WASM_RELEASE := $(TARGET_DIR)/wasm32-unknown-unknown/release
 # The CLI must be the exact version the crate was built with (its schema check refuses others).
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 WASM_BINDGEN := $(TOOLS)/bin/wasm-bindgen
@@ -69,10 +70,10 @@ endef
 # Everything the site's runqueue/ folder is made from: the wasm emulator, the kernel, the CLI.
 # panic = "abort": the wasm target has no unwinding, and the emulator never panics on guest input.
 web-assets: setup-web kernel build
-	$(CARGO) build --target wasm32-unknown-unknown --release -p runqueue-wasm -p runqueue-settings-wasm -p runqueue-homework-wasm \
+	$(CARGO) build --target wasm32-unknown-unknown --release $(addprefix -p ,$(subst _,-,$(PAGE_WASMS))) \
 	  --config 'profile.release.panic="abort"' --config 'profile.release.opt-level=$(WASM_OPT_LEVEL)'
-	for raw in $(WASM_RAW) $(SETTINGS_WASM_RAW) $(HOMEWORK_WASM_RAW); do \
-	  $(WASM_BINDGEN) --target web --no-typescript --remove-name-section --remove-producers-section --out-dir $(WEB_PKG) $$raw || exit 1; done
+	for w in $(PAGE_WASMS); do \
+	  $(WASM_BINDGEN) --target web --no-typescript --remove-name-section --remove-producers-section --out-dir $(WEB_PKG) $(WASM_RELEASE)/$$w.wasm || exit 1; done
 	$(if $(strip $(WASM_OPT_PASSES)),$(wasm-opt))
 
 # The sources the site was built from, for a student who has only the website (the labs'
@@ -89,8 +90,7 @@ define install-web-site
 	cp -r book/widget $(WEB_SITE)/widget
 	cp -r book/i18n $(WEB_SITE)/i18n
 	rm -f $(WEB_SITE)/widget/*.test.mjs $(WEB_SITE)/i18n/*.test.mjs
-	cp $(WEB_PKG)/runqueue_wasm.js $(WEB_PKG)/runqueue_wasm_bg.wasm $(WEB_PKG)/runqueue_settings_wasm.js $(WEB_PKG)/runqueue_settings_wasm_bg.wasm \
-	   $(WEB_PKG)/runqueue_homework_wasm.js $(WEB_PKG)/runqueue_homework_wasm_bg.wasm $(WEB_SITE)/pkg/
+	cp $(foreach w,$(PAGE_WASMS),$(WEB_PKG)/$(w).js $(WEB_PKG)/$(w)_bg.wasm) $(WEB_SITE)/pkg/
 	cp $(WEB_DIR)/node_modules/@xterm/xterm/lib/xterm.mjs $(WEB_DIR)/node_modules/@xterm/xterm/css/xterm.css \
 	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/
 	cp $(KERNEL_ELF) $(WEB_SITE)/kernel.elf
@@ -101,7 +101,7 @@ define install-web-site
 	$(source-archive)
 	$(RUNQUEUE) run --append catalog | sed -n 's/^CATALOG //p' > $(WEB_SITE)/catalog.json
 	@[ -s $(WEB_SITE)/catalog.json ] || { echo "install-web-site: the kernel printed no CATALOG line" >&2; exit 1; }
-	@for w in runqueue_wasm runqueue_settings_wasm runqueue_homework_wasm; do \
+	@for w in $(PAGE_WASMS); do \
 	  gzip -9 -c $(WEB_SITE)/pkg/$${w}_bg.wasm | wc -c | xargs printf "web: $$w is %s bytes gzipped\n"; done
 endef
 

@@ -14,7 +14,7 @@
 //!   question, since an item stands alone there.
 
 use crate::message::Message;
-use crate::problem::{Answer, Problem, Question};
+use crate::problem::{Answer, Problem, Question, fmt_places};
 use crate::{Chapter, msg};
 use alloc::format;
 use alloc::string::String;
@@ -110,15 +110,14 @@ fn prompt_html(q: &Question) -> String {
 /// The margin a number may be off by and still count, as an absolute amount.
 pub fn margin(answer: &Answer) -> f64 {
     match answer {
-        Answer::Number { value, tol, .. } => tol.abs.max(tol.rel * value.abs()),
+        Answer::Number { value, tol, .. } => tol.room(*value),
         _ => 0.0,
     }
 }
 
-/// A number to four decimals, without trailing zeros (margins and bounds: `0.2586`, `8.3614`).
-pub fn decimal(v: f64) -> String {
-    let s = format!("{v:.4}");
-    String::from(s.trim_end_matches('0').trim_end_matches('.'))
+/// Margins and bounds (`0.2586`, `8.3614`): four decimals, enough for any tolerance asked.
+fn decimal(v: f64) -> String {
+    fmt_places(v, 4)
 }
 
 /// The worked answers and the kernel's schedule, as the key has them.

@@ -50,6 +50,13 @@ pub struct Tolerance {
     pub rel: f64,
 }
 
+impl Tolerance {
+    /// How far from `value` an answer may be: `abs`, or `rel` of the value, whichever is more.
+    pub fn room(&self, value: f64) -> f64 {
+        self.abs.max(self.rel * value.abs())
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
     Ms,
@@ -63,6 +70,10 @@ impl Unit {
             Unit::Ms => "ms",
             Unit::Count => "",
         }
+    }
+
+    fn from_name(name: &str) -> Option<Unit> {
+        [Unit::Ms, Unit::Count].into_iter().find(|u| u.name() == name)
     }
 }
 
@@ -107,8 +118,7 @@ impl Answer {
         match self {
             Answer::Number { value, tol, .. } => {
                 let x = parse_number(input).ok_or(Unreadable::NotANumber)?;
-                let room = tol.abs.max(tol.rel * value.abs());
-                Ok((x - value).abs() <= room + 1e-9)
+                Ok((x - value).abs() <= tol.room(*value) + 1e-9)
             }
             Answer::Choice { value, choices } => {
                 let name = match_name(input.trim(), choices).ok_or(Unreadable::UnknownName)?;
@@ -150,11 +160,8 @@ impl Answer {
         };
         match string("kind")?.as_str() {
             "number" => {
-                let unit = match string("unit")?.as_str() {
-                    "ms" => Unit::Ms,
-                    "" => Unit::Count,
-                    other => return Err(format!("the answer's unit \"{other}\" is not ms or none")),
-                };
+                let unit = string("unit")?;
+                let unit = Unit::from_name(&unit).ok_or_else(|| format!("the answer's unit \"{unit}\" is not ms or none"))?;
                 let decimals = field("decimals")?.as_u64().filter(|d| *d <= 9).ok_or("the answer's \"decimals\" is not a count from 0 to 9")? as usize;
                 let tol = Tolerance { abs: number("abs")?, rel: number("rel")? };
                 Ok(Answer::Number { value: number("value")?, decimals, unit, tol })
@@ -211,8 +218,13 @@ fn match_name<'a>(word: &str, names: &'a [String]) -> Option<&'a String> {
 
 /// `1.5` -> "1.5", `2.0` -> "2".
 pub fn fmt_num(v: f64) -> String {
-    let s = format!("{v:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
+    fmt_places(v, 2)
+}
+
+/// `v` to `places` decimals, without trailing zeros.
+pub fn fmt_places(v: f64, places: usize) -> String {
+    let s = format!("{v:.places$}");
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
     s.to_string()
 }
 
@@ -330,6 +342,7 @@ mod tests {
         let hart = Answer::Choice { value: "1".into(), choices: vec!["0".into(), "1".into()] };
         assert_eq!(hart.check("1"), Ok(true));
         assert_eq!(fmt_num(0.5), "0.5");
+        assert_eq!(fmt_num(3.0), "3");
     }
 
     #[test]
@@ -358,6 +371,5 @@ mod tests {
             let err = Answer::from_json(&bad).unwrap_err();
             assert!(err.contains(why), "{bad}: {err}");
         }
-        assert_eq!(fmt_num(3.0), "3");
     }
 }
