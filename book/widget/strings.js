@@ -219,7 +219,7 @@ const zh = {
   scheduler: "调度器",
   workload: "负载",
   harts: "硬件线程数",
-  compareWith: "对比调度器",
+  compareWith: "对比",
   noComparison: "不对比",
   sameScheduler: "相同的调度器",
   compareChanges: "第二次运行另外修改",
