@@ -10,6 +10,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { anchored } from "./metrics.mjs";
+import { answerField, attribute, fill, wordIn } from "../widget/homework-text.js";
+import { problemKey } from "../widget/homework-progress.js";
 import { STRINGS } from "../widget/strings.js";
 
 const run = promisify(execFile);
@@ -93,22 +95,15 @@ const ZH_PARTS = {
 };
 
 const WORDS = {
-  en: { heading: "A problem drawn from seed {seed} ({level})", stop: ". ", space: " ", answer: "Answer", schedule: "The kernel's schedule", yours: "Your own problems: `runqueue homework --chapter {chapter} --student \"your name\" --answers` draws them from your name, each answered by the kernel (docs/homework.md)." },
-  zh: { heading: "由种子 {seed} 生成的题目（{level}）", stop: "。", space: "", answer: "答案", schedule: "内核的调度", yours: "你自己的题目：`runqueue homework --chapter {chapter} --student \"你的名字\" --answers` 由你的名字生成，每道题都由内核作答（docs/homework.md）。" },
+  en: { heading: "A problem drawn from seed {seed} ({level})", stop: ". ", space: " ", answer: "Answer", schedule: "The kernel's schedule", yours: "Your own problem: type your name or student id below, and the page draws it and runs the kernel to answer it; an instructor gets the same problem and its answers with `runqueue homework --chapter {chapter} --level {level} --student \"your name\" --answers` (docs/homework.md)." },
+  zh: { heading: "由种子 {seed} 生成的题目（{level}）", stop: "。", space: "", answer: "答案", schedule: "内核的调度", yours: "你自己的题目：在下面输入你的名字或学号，页面就会生成它并运行内核来作答；教师用 `runqueue homework --chapter {chapter} --level {level} --student \"你的名字\" --answers` 得到同一道题及其答案（docs/homework.md）。" },
 };
 
-function fill(template, parts) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in parts ? parts[name] : whole));
-}
+/** The Chinese words of the CLI's messages, as the page's student problems take them too. */
+const WORDS_ZH = { zh: ZH, parts: ZH_PARTS };
 
 /** A message of the CLI's JSON (`{key, parts, en}`) in `lang`. */
-export function word(message, lang) {
-  if (lang === "en") return message.en;
-  const template = ZH[message.key];
-  if (!template) throw new Error(`homework: no Chinese for the message ${message.key}`);
-  const parts = Object.fromEntries(Object.entries(message.parts).map(([k, v]) => [k, ZH_PARTS[v] ?? v]));
-  return fill(template, parts);
-}
+export const word = (message, lang) => wordIn(WORDS_ZH, message, lang);
 
 /** One problem (the CLI's `--json`) as the chapter's homework block in `lang`. */
 export function problemMarkdown(p, lang) {
@@ -123,31 +118,21 @@ export function problemMarkdown(p, lang) {
   for (const r of p.rules) out.push(`- ${say(r)}`);
   out.push("", `**${say({ key: "questions-title", parts: {}, en: "Questions" })}**`, "");
   const key = problemKey(p);
+  const T = STRINGS[lang === "zh" ? "zh-CN" : "en"];
   p.questions.forEach((q, i) => {
     out.push(`${i + 1}. ${say(q.prompt)}${w.space}${say(q.tolerance)}`, "");
-    out.push(`   ${answerField(p, key, q, i + 1, lang)}`, "");
+    out.push(`   ${answerField(T, p, q, i + 1)}`, "");
     out.push(`   <details><summary>${w.answer}</summary>`, "", `   **${q.answer.text}**${w.stop}${q.steps.map(say).join(w.space)}`, "", "   </details>", "");
   });
   out.push(`<div class="rq-hw-progress" data-problem="${key}"></div>`, "");
   out.push(`<details><summary>${w.schedule}</summary>`, "");
   for (const s of p.scheduleText) out.push(`- ${say(s)}`);
   out.push("", say(p.commandLine), "", "</details>", "");
-  out.push(fill(w.yours, { chapter: p.chapter }), "");
+  out.push(fill(w.yours, { chapter: p.chapter, level: p.level }), "");
+  // Where homework.js offers the reader a problem of their own (with the Chinese words for it).
+  const words = lang === "zh" ? ` data-words="${attribute(JSON.stringify(WORDS_ZH))}"` : "";
+  out.push(`<div class="rq-hw-student" data-chapter="${p.chapter}" data-level="${p.level}"${words}></div>`, "");
   return out.join("\n");
-}
-
-/** Which problem a field belongs to, for the reader's saved progress: chapter, seed and level. */
-export const problemKey = (p) => `${p.chapter}:${p.seed}:${p.level}`;
-
-const attribute = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
-/** Question `n`'s answer field: one line of HTML (a Markdown HTML block), its answer as JSON. */
-function answerField(p, key, q, n, lang) {
-  const T = STRINGS[lang === "zh" ? "zh-CN" : "en"];
-  const id = `rq-hw-${p.chapter}-${q.id}`;
-  return `<form class="rq-hw" data-problem="${key}" data-question="${q.id}" data-answer="${attribute(JSON.stringify(q.answer))}">` +
-    `<label for="${id}">${T.hwAnswerLabel(n)}</label> <input id="${id}" type="text" autocomplete="off" spellcheck="false"> ` +
-    `<button type="submit">${T.hwCheck}</button> <span class="rq-hw-result" role="status"></span></form>`;
 }
 
 /** Writes homework.<chapter>.md (anchor `problem`) into `out` (English) and `out/zhDir` (Chinese). */

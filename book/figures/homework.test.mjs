@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { problemMarkdown, word } from "./homework.mjs";
 import { STRINGS } from "../widget/strings.js";
+import { wordIn } from "../widget/homework-text.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // The CLI's messages the page never shows: the handout's own headings.
@@ -57,7 +58,12 @@ test("the page's block folds every answer and the kernel's schedule, and gives e
     const unescape = (a) => a.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
     assert.deepEqual(fields.map((f) => JSON.parse(unescape(f[2]))), problem.questions.map((q) => q.answer), lang);
     assert.ok(text.includes('<div class="rq-hw-progress" data-problem="sjf:1:medium"></div>'), lang);
-    assert.ok(text.includes("--chapter sjf"), lang);
+    assert.ok(text.includes("--chapter sjf --level medium"), lang);
+    // The reader's own problem is offered under the block, with the Chinese words on that edition.
+    const student = text.match(/^<div class="rq-hw-student" data-chapter="sjf" data-level="medium"(?: data-words="([^"]*)")?><\/div>$/m);
+    assert.ok(student, lang);
+    if (lang === "zh") assert.equal(wordIn(JSON.parse(unescape(student[1])), problem.rules[0], "zh"), word(problem.rules[0], "zh"));
+    else assert.equal(student[1], undefined);
   }
   assert.ok(problemMarkdown(problem, "zh").includes("0.02-1.02 ms：job1 在硬件线程 0 上（完成）"));
   assert.ok(problemMarkdown(problem, "en").includes("The kernel's command line: `sched=sjf`."));

@@ -1,5 +1,6 @@
 // A reader's homework progress, pure (no DOM, no storage), so node tests it: per problem
-// (`chapter:seed:level`, book/figures/homework.mjs) and question, the text last checked and
+// (`chapter:seed:level`: the build's problem and each student's own, drawn from their name,
+// are kept apart by their seeds) and question, the text last checked and
 // whether it was right. homework.js keeps it in localStorage, one entry per edition, and
 // exports and imports it as a file of this shape.
 
@@ -8,6 +9,9 @@ const VERSION = 1;
 
 /** The localStorage key of an edition's progress (`en`, `zh-CN`). */
 export const storageKey = (edition) => `${FORMAT}/${edition}`;
+
+/** Which problem (the CLI's JSON) a field belongs to: its chapter, seed and level. */
+export const problemKey = (p) => `${p.chapter}:${p.seed}:${p.level}`;
 
 /** `problems` with question `question` of problem `problem` set to `entry` ({text, right}). */
 export function record(problems, problem, question, entry) {

@@ -4,15 +4,23 @@
 // when the reader first uses a field; the result line says right, not yet, or why the answer
 // cannot be read. What was checked is kept per edition in localStorage (homework-progress.js)
 // and restored on the next visit; each problem's bar exports and imports it as a file.
-// State is mirrored in `globalThis.runqueueHomework` for the tests.
+// Under each block (`.rq-hw-student`) the reader types their name or student id and gets a
+// problem of their own, drawn and answered in the page (homework-worker.js: the CLI's generator,
+// the kernel run by the page's emulator), with the same fields and a worked solution to reveal;
+// its progress is kept under its own seed. State is mirrored in `globalThis.runqueueHomework`
+// for the tests.
 
-import { answerCount, exportFile, fromStorage, merge, readImport, record, storageKey, verdictText } from "./homework-progress.js";
+import { answerCount, exportFile, fromStorage, merge, problemKey, readImport, record, storageKey, verdictText } from "./homework-progress.js";
+import { answerField, wordIn } from "./homework-text.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const EDITION = pageLang();
 const T = stringsFor(EDITION);
 const ASSETS = new URL("../", import.meta.url); // the site's runqueue/ folder
 const KEY = storageKey(EDITION);
+const LANG = EDITION === "zh-CN" ? "zh" : "en";
+// The name last typed, so the reader need not type it on every chapter.
+const STUDENT_KEY = "runqueue-homework-student";
 
 function element(tag, props = {}, children = []) {
   const e = Object.assign(document.createElement(tag), props);
@@ -44,7 +52,7 @@ function save(problems) {
   } catch { /* as above */ }
 }
 
-const state = { problems: {}, forms: [] };
+const state = { problems: {}, forms: [], mine: {} };
 
 function show(form, entry) {
   const input = form.querySelector("input");
@@ -112,18 +120,119 @@ function progressBar(host, index) {
   host.prepend(element("p", { id: label, className: "rq-hw-progress-title", textContent: T.hwProgress }));
 }
 
+/** A field's check on Enter or Check, and its last checked answer shown. */
+function wire(form) {
+  state.forms.push(form);
+  show(form, state.problems[form.dataset.problem]?.[form.dataset.question]);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    check(form);
+  });
+  // The checker comes with the first use of a field, not with the page.
+  form.querySelector("input").addEventListener("focus", () => loadChecker().catch(() => {}), { once: true });
+}
+
+let worker = null;
+let queue = Promise.resolve();
+/** The problem the worker draws for `request` ({chapter, level, student}), one at a time. */
+function draw(request) {
+  worker ??= new Worker(new URL("homework-worker.js", import.meta.url), { type: "module" });
+  const job = queue.then(() => new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => (data.type === "problem" ? resolve(data) : reject(new Error(data.detail)));
+    worker.onerror = (e) => reject(new Error(e.message || "the homework worker did not start"));
+    worker.postMessage({ type: "generate", ...request });
+  }));
+  queue = job.catch(() => {});
+  return job;
+}
+
+/** `text` with its `code` spans as code elements (the CLI's messages quote command lines so). */
+function inline(text) {
+  return text.split("`").map((part, i) => (i % 2 ? element("code", { textContent: part }) : part));
+}
+
+/** A student's problem (the CLI's JSON) as the build's block shows one, with fields of its own. */
+function problemView(p, words, command) {
+  const say = (m) => wordIn(words, m, LANG);
+  const title = (key, en) => element("p", {}, [element("strong", { textContent: say({ key, parts: {}, en }) })]);
+  const [stop, space] = LANG === "zh" ? ["。", ""] : [". ", " "];
+  const level = say({ key: `level-${p.level}`, parts: {}, en: p.level });
+  const cell = (c) => (typeof c === "string" ? c : say(c));
+  const row = (tag, cells) => element("tr", {}, cells.map((c) => element(tag, { textContent: c })));
+  const table = element("table", {}, [element("thead", {}, [row("th", p.table.head.map(say))]), element("tbody", {}, p.table.rows.map((r) => row("td", r.map(cell))))]);
+  const questions = p.questions.map((q, i) => {
+    const field = element("template", { innerHTML: answerField(T, p, q, i + 1, `rq-hw-${p.chapter}-${p.seed}`) }).content.firstChild;
+    return element("li", {}, [element("p", {}, inline(`${say(q.prompt)}${space}${say(q.tolerance)}`)), field]);
+  });
+  const answers = p.questions.map((q) => element("li", {}, [element("strong", { textContent: q.answer.text }), stop, ...inline(q.steps.map(say).join(space))]));
+  const solution = element("details", { className: "rq-hw-solution" }, [
+    element("summary", { textContent: T.hwStudentSolution }),
+    element("ol", {}, answers),
+    title("schedule-title", "The kernel's schedule"),
+    element("ul", {}, p.scheduleText.map((s) => element("li", {}, inline(say(s))))),
+    element("p", {}, inline(say(p.commandLine))),
+  ]);
+  return element("section", { className: "rq-hw-mine" }, [
+    element("p", {}, [element("strong", { textContent: T.hwStudentHeading(p.seed, level) }), stop, p.setup.map(say).join(space)]),
+    table,
+    title("rules-title", "Rules"),
+    element("ul", {}, p.rules.map((r) => element("li", {}, inline(say(r))))),
+    title("questions-title", "Questions"),
+    element("ol", {}, questions),
+    solution,
+    element("p", {}, inline(T.hwStudentCommand(`\`${command}\``))),
+  ]);
+}
+
+/** A block's "Your name or student id" field, its level and its "Make my problem" button. */
+function studentBlock(host) {
+  const { chapter, level } = host.dataset;
+  const words = host.dataset.words ? JSON.parse(host.dataset.words) : null;
+  const id = `rq-hw-student-${chapter}`;
+  const name = element("input", { id, type: "text", autocomplete: "name", spellcheck: false });
+  try {
+    name.value = localStorage.getItem(STUDENT_KEY) ?? "";
+  } catch { /* storage refused: nothing remembered */ }
+  const levels = element("select", { id: `${id}-level` }, ["easy", "medium", "hard"].map((l) =>
+    element("option", { value: l, selected: l === level, textContent: wordIn(words, { key: `level-${l}`, parts: {}, en: l }, LANG) })));
+  const make = element("button", { type: "submit", textContent: T.hwStudentMake });
+  const status = element("p", { className: "rq-hw-student-status", role: "status" });
+  const mine = element("div", { className: "rq-hw-mine-host" });
+  const form = element("form", { className: "rq-hw-draw" }, [
+    element("label", { htmlFor: id, textContent: T.hwStudentName }), " ", name, " ",
+    element("label", { htmlFor: `${id}-level`, textContent: T.hwStudentLevel }), " ", levels, " ", make,
+  ]);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const student = name.value.split(/\s+/).filter(Boolean).join(" ");
+    if (!student) return void (status.textContent = T.hwStudentEmpty);
+    try {
+      localStorage.setItem(STUDENT_KEY, student);
+    } catch { /* as above */ }
+    make.disabled = true;
+    status.textContent = T.hwStudentWorking;
+    try {
+      const made = await draw({ chapter, level: levels.value, student });
+      const problem = JSON.parse(made.json);
+      const command = `runqueue homework --chapter ${chapter} --level ${levels.value} --student ${JSON.stringify(student)} --answers`;
+      state.forms = state.forms.filter((f) => !mine.contains(f));
+      mine.replaceChildren(problemView(problem, words, command));
+      mine.querySelectorAll("form.rq-hw").forEach(wire);
+      state.mine[chapter] = { student, key: problemKey(problem), json: made.json, markdown: made.markdown, ms: made.ms };
+      status.textContent = T.hwStudentMade((made.ms / 1000).toFixed(1));
+    } catch (err) {
+      status.textContent = T.hwStudentFailed(err.message);
+    } finally {
+      make.disabled = false;
+    }
+  });
+  host.replaceChildren(element("p", { className: "rq-hw-student-title" }, [element("strong", { textContent: T.hwStudentTitle })]), form, status, mine);
+}
+
 export function mount() {
   state.problems = load();
-  state.forms = [...document.querySelectorAll("form.rq-hw")];
-  for (const form of state.forms) {
-    show(form, state.problems[form.dataset.problem]?.[form.dataset.question]);
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      check(form);
-    });
-    // The checker comes with the first use of a field, not with the page.
-    form.querySelector("input").addEventListener("focus", () => loadChecker().catch(() => {}), { once: true });
-  }
+  document.querySelectorAll("form.rq-hw").forEach(wire);
   document.querySelectorAll(".rq-hw-progress").forEach(progressBar);
+  document.querySelectorAll(".rq-hw-student").forEach(studentBlock);
   globalThis.runqueueHomework = state;
 }

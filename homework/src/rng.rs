@@ -49,9 +49,10 @@ impl Rng {
         lo + self.next_u64() % (hi - lo + 1)
     }
 
-    /// One of `items`.
+    /// One of `items`. The draw is reduced as a u64: cast to `usize` first, it would lose its
+    /// high half on wasm32 and the page would pick otherwise than the CLI.
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.next_u64() as usize % items.len()]
+        &items[(self.next_u64() % items.len() as u64) as usize]
     }
 
     /// True with probability `num / den`.

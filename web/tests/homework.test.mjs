@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { SITE, start } from "../browser.mjs";
 import { axe, open } from "../pages.mjs";
 import { STRINGS } from "../../book/widget/strings.js";
+import { wrong } from "./homework-answers.mjs";
 
 const SJF = "chapters/04-sjf.html";
 const EN = STRINGS.en;
@@ -40,12 +41,6 @@ const questions = (page) => page.evaluate(() => [...document.querySelectorAll("f
   id: f.dataset.question, answer: JSON.parse(f.dataset.answer), key: f.closest("li").querySelector("details strong").textContent,
 })));
 
-/** An answer of the same kind that is not the key's. */
-function wrong({ answer }) {
-  if (answer.kind === "number") return String(answer.value + 10 * Math.max(answer.abs, 1) + 10 * Math.abs(answer.value));
-  if (answer.kind === "choice") return answer.choices.find((c) => c !== answer.value);
-  return [...answer.value].reverse().join(", ");
-}
 
 /** Types `text` into question `n`'s field (by its label), checks it with Enter, and returns the result line. */
 async function answer(page, T, n, text, how = "enter") {

@@ -128,6 +128,9 @@ fn the_same_seed_gives_the_same_bytes_and_students_differ() {
     assert_eq!(String::from_utf8_lossy(&a.stdout), String::from_utf8_lossy(&b.stdout));
     let json = |who: &str| String::from_utf8(runqueue(&["homework", "--chapter", "mlfq", "--student", who, "--json"]).stdout).unwrap();
     assert_eq!(json("Ada Lovelace"), json("  ada  LOVELACE"));
+    // A student's problems are the seed of their name's (`seed_of`, which the page uses too).
+    let seeded = runqueue(&["homework", "--chapter", "mlfq", "--seed", &runqueue_homework::seed_of("Ada Lovelace").to_string(), "--json"]);
+    assert_eq!(json("Ada Lovelace"), String::from_utf8(seeded.stdout).unwrap());
     assert_ne!(json("Ada Lovelace"), json("Grace Hopper"));
 }
 

@@ -1,10 +1,12 @@
-//! The page's check of a homework answer (`book/widget/homework.js`): `Answer::check`, the
-//! CLI's own reading of what a student types (numbers within the stated tolerance, task names
-//! or their numbers, orders), so the page and `runqueue homework` never disagree. A wasm of its
-//! own, fetched when a reader first uses a homework field.
+//! The page's homework in wasm (`book/widget/homework.js` and `homework-worker.js`):
+//! `Answer::check`, the CLI's own reading of what a student types (numbers within the stated
+//! tolerance, task names or their numbers, orders), so the page and `runqueue homework` never
+//! disagree; and `generate`, a student's own problem drawn from their name or id by the CLI's
+//! own generator, the kernel's runs made by the page's emulator through a callback. A wasm of
+//! its own, fetched when a reader first uses a homework field or asks for their problem.
 
-use runqueue_homework::Answer;
 use runqueue_homework::problem::Unreadable;
+use runqueue_homework::{Answer, Chapter, Level, markdown, seed_of};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
@@ -26,6 +28,34 @@ fn verdict(checked: Result<bool, Unreadable>) -> Value {
             let count = if let Unreadable::WrongCount(n) = why { n } else { 0 };
             json!({"unreadable": why.key(), "count": count})
         }
+    }
+}
+
+/// The problem of `chapter` at `level` that `runqueue homework --chapter C --level L --student
+/// S` prints for `student`, as `[json, markdown]`: the problem as `--json` prints it (inside its
+/// `[...]`), and as `--answers` prints it (after its sheet's heading). `run(args, max_insns)` runs the kernel on a command line
+/// for at most that many instructions and returns `[console, trace]` of its finished run, or
+/// throws why it has none.
+#[wasm_bindgen]
+pub fn generate(chapter: &str, level: &str, student: &str, run: &js_sys::Function) -> Result<js_sys::Array, JsError> {
+    let chapter = Chapter::find(chapter).map_err(|e| JsError::new(&e))?;
+    let level = Level::parse(level).map_err(|e| JsError::new(&e))?;
+    if student.trim().is_empty() {
+        return Err(JsError::new("a student's name or id is needed"));
+    }
+    let problem = runqueue_homework::generate(chapter, level, seed_of(student), |args, max| run_with(run, args, max)).map_err(|e| JsError::new(&e))?;
+    let json = problem.to_json().to_string();
+    Ok(js_sys::Array::of2(&json.into(), &markdown::problem(&problem, 1, true).into()))
+}
+
+/// One kernel run through the page's callback.
+fn run_with(run: &js_sys::Function, args: &str, max: u64) -> Result<(String, String), String> {
+    let thrown = |e: JsValue| e.as_string().or_else(|| js_sys::Error::from(e).message().as_string()).unwrap_or_else(|| "the kernel run failed".into());
+    let out = run.call2(&JsValue::NULL, &JsValue::from_str(args), &JsValue::from_f64(max as f64)).map_err(thrown)?;
+    let pair = js_sys::Array::from(&out);
+    match (pair.get(0).as_string(), pair.get(1).as_string()) {
+        (Some(console), Some(trace)) if pair.length() == 2 => Ok((console, trace)),
+        _ => Err("the kernel run gave no [console, trace]".into()),
     }
 }
 
