@@ -13,13 +13,12 @@ const T = stringsFor(pageLang());
 const fmtMs = (ns) => (ns / 1e6).toFixed(3);
 let uid = 0;
 
-function el(tag, attrs = {}, ...children) {
+/** An element with attributes `attrs`, its text `attrs.text` or its children. */
+function el(tag, { text, ...attrs } = {}, ...children) {
   const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
+  Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, v));
+  if (text !== undefined) node.textContent = text;
+  else node.append(...children);
   return node;
 }
 
@@ -65,7 +64,8 @@ export class SchedulerExercise {
     this.list = decisions(this.events, this.views);
     this.answers = [];
     this.box.hidden = false;
-    const title = headingAfter(this.box);
+    // A sibling of the panes' titles: one level below the heading before the panes.
+    const title = headingAfter(this.box.previousElementSibling ?? this.box);
     title.className = "rq-exercise-title";
     title.textContent = T.exTitle(pane.heading.textContent);
     this.figuresBox = el("input", { type: "checkbox", id: `rq-ex${++uid}-figures` });
@@ -108,7 +108,7 @@ export class SchedulerExercise {
     this.lanes.queueBox.hidden = !this.figuresBox.checked;
     const shown = this.figuresBox.checked;
     const others = d.others.map((o) => (o.running ? T.hartRunsShort(o.hart, o.running.name) : T.hartIdle(o.hart))).join("; ");
-    const prompt = el("p", { class: "rq-exercise-prompt", tabindex: "-1" },
+    const prompt = el("p", { class: "rq-exercise-prompt", tabindex: "-1", "data-t": String(d.t), "data-hart": String(d.hart) },
       T.exPrompt(this.at + 1, this.list.length, fmtMs(d.t - this.start), d.hart) + (others ? ` ${T.exOthers(others)}` : ""));
     const group = el("div", { class: "rq-exercise-choices", role: "group", "aria-label": T.exChoices(d.hart) });
     const answer = this.answers[this.at];
