@@ -27,11 +27,19 @@ export function playable(views) {
  */
 export function decisions(events, views, max = MAX_DECISIONS) {
   const since = new Map();
+  // Runnable tasks not running: a switch with fewer than two has no choice, and costs no replay.
+  const waiting = new Set();
   const found = [];
   for (let i = 0; i < events.length && found.length < max; i++) {
     const e = events[i];
-    if (["new", "wake"].includes(e.k) || (e.k === "out" && ["preempt", "yield"].includes(e.f.why))) since.set(e.id, e.t);
+    if (["new", "wake"].includes(e.k) || (e.k === "out" && ["preempt", "yield"].includes(e.f.why))) {
+      since.set(e.id, e.t);
+      waiting.add(e.id);
+    } else if (e.k === "out" || e.k === "exit") waiting.delete(e.id);
     if (e.k !== "in") continue;
+    const choice = waiting.size >= 2;
+    waiting.delete(e.id);
+    if (!choice) continue;
     const s = snapshot(events.slice(0, i), e.t, views);
     const queue = s.queues.find((q) => q.hart === null || q.hart === e.h)?.tasks ?? [];
     if (queue.length < 2 || !queue.some((x) => x.tid === e.id)) continue;
