@@ -27,7 +27,7 @@ ZH_TITLE := Runqueue：CPU 调度，现场运行
 .PHONY: figures test-figures test-book setup-i18n pot po-update book
 
 figures: build
-	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
+	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE) --linux "$(LINUX_VERSIONS)"
 	node $(FIGURES_DIR)/structure.mjs
 
 test-figures: figures
