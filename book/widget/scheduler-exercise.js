@@ -78,7 +78,7 @@ export class SchedulerExercise {
       this.button.focus();
     };
     // One live region for the verdicts: the focus moves to the way on, the verdict is said.
-    this.said = el("p", { class: "rq-sr-only", role: "status" });
+    this.said = el("p", { class: "rq-sr-only rq-exercise-said", role: "status" });
     this.box.append(title, el("p", { text: T.exIntro }), figures, close, this.said);
     this.lanes = new LanesView(this.box, { views: () => this.views, charts: () => [] });
     this.stage = el("div", { class: "rq-exercise-stage" });

@@ -92,12 +92,14 @@ async function playWrong(page, w, args, why) {
   assert.match(verdict, why, `${args}: ${verdict}`);
   assert.match(await w.locator(`.rq-exercise-choice[data-tid="${wrong}"]`).innerText(), /\(your pick\)/);
   assert.match(await w.locator(`.rq-exercise-choice[data-tid="${pick.tid}"]`).innerText(), /\(the kernel's pick\)/);
-  assert.equal(await w.locator(".rq-exercise [role=status]").innerText(), verdict, "the verdict is said");
+  assert.equal(await w.locator(".rq-exercise-said").innerText(), verdict, "the verdict is said");
 }
 
 const EN = { run: "Run" };
 const CASES = [
   ["FIFO", "chapters/03-fifo-rr.html", 0, /joined the queue first/],
+  // Round Robin on one hart: the chapter's two-hart exercise with smp=1 in the link.
+  ["RR", "chapters/03-fifo-rr.html?e4=smp%3D1", 1, /joined the queue first/],
   ["SJF/STCF", "chapters/04-sjf.html", 0, /has the lower predicted burst: pred=\d+ against pred=\d+/],
   ["MLFQ", "chapters/05-mlfq.html", 0, /has the lower level \(0 is the top queue\): lvl=\d against lvl=\d|joined the queue first/],
   ["CFS", "chapters/06-cfs.html", 0, /has the lower vruntime: vr=\d+ against vr=\d+/],
@@ -108,6 +110,7 @@ for (const [policy, path, nth, why] of CASES) {
   test(`${policy}: the kernel's picks score 100 %, a wrong one is marked wrong with the reason`, async () => {
     const { page, errors } = await openPage(site, path);
     const { w, args } = await openExercise(page, nth, EN);
+    assert.match(args, /smp=1/);
     assert.equal((await playRight(page, w, args)).harts, 1, "one hart");
     await playWrong(page, w, args, why);
     assert.deepEqual(await axe(page, ".rq-exercise"), []);
