@@ -71,7 +71,7 @@ export class SchedulerExercise {
     this.figuresBox = el("input", { type: "checkbox", id: `rq-ex${++uid}-figures` });
     this.figuresBox.checked = true;
     this.figuresBox.onchange = () => this.showDecision(false);
-    const figures = el("div", { class: "rq-field rq-exercise-level" }, this.figuresBox, el("label", { for: this.figuresBox.id, text: T.exShowFigures }));
+    const figures = el("div", { class: "rq-exercise-level" }, this.figuresBox, el("label", { for: this.figuresBox.id, text: T.exShowFigures }));
     const close = el("button", { type: "button", class: "rq-exercise-close", text: T.exClose });
     close.onclick = () => {
       this.close();

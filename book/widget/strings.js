@@ -77,7 +77,7 @@ const en = {
 
   exOpen: "Be the scheduler",
   exOpenHelp: "Replay the finished run decision by decision: you pick the task each hart runs next",
-  exTitle: (run) => `Be the scheduler: ${run}`,
+  exTitle: (run) => `Be the scheduler (${run})`,
   exIntro: "The run is replayed up to each moment the kernel chose a task from a run queue holding two or more. Pick the task you think it ran next on the hart named; the lanes show the run so far. The page checks your pick against the kernel's and says what decided.",
   exShowFigures: "Show the policy's figures (vruntime, level, deadline, when each task joined the queue)",
   exClose: "Close the exercise",
@@ -312,7 +312,7 @@ const zh = {
 
   exOpen: "当一回调度器",
   exOpenHelp: "逐个决策重放已结束的运行：由你选出每个硬件线程接下来运行的任务",
-  exTitle: (run) => `当一回调度器：${run}`,
+  exTitle: (run) => `当一回调度器（${run}）`,
   exIntro: "运行被重放到内核每一次从含有两个或更多任务的运行队列中选出任务的时刻。选出你认为内核接下来在所示硬件线程上运行的任务；泳道显示到此为止的运行。页面把你的选择与内核的选择对照，并说明是什么决定了它。",
   exShowFigures: "显示策略的数值（虚拟运行时间、级别、截止时间、每个任务进入队列的时刻）",
   exClose: "关闭练习",
