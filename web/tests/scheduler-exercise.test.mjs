@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { start } from "../browser.mjs";
 import { axe, finished, open as openPage, ready } from "../pages.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
+import { RECORDED, capture } from "../../book/widget/testdata/capture-exercise.mjs";
 
 let site;
 before(async () => { site = await start(); });
@@ -151,4 +152,9 @@ test("the Chinese edition plays in Chinese", async () => {
   assert.deepEqual(await axe(page, ".rq-exercise"), []);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("the runs the exercise's unit tests replay are the kernel's runs today", () => {
+  assert.deepEqual(capture(runqueueCli()), JSON.parse(readFileSync(RECORDED, "utf8")),
+    "rerun book/widget/testdata/capture-exercise.mjs after a change to the kernel's policies");
 });
