@@ -79,14 +79,16 @@ fn kernel_answer(q: &Question, result: &RunResult, events: &[Event]) -> String {
             let total: u64 = result.tasks.iter().map(|t| t.cpu_ns).sum();
             format!("{:.1}", task(part(q, "task")).cpu_ns as f64 * 100.0 / total as f64)
         }
-        "vruntime-growth" => {
-            // The task's turn that ended at `to`: its `out` event's vr less its `in` event's.
+        "vruntime-growth" | "pass-growth" => {
+            // The task's turn that ended at `to`: its `out` event's vr (pass) less its `in` event's.
             let tid = task(part(q, "task")).tid;
             let mine: Vec<&Event> = events.iter().filter(|e| e.tid == tid && matches!(e.kind, Kind::In | Kind::Out)).collect();
             let to = ns_of_ms(part(q, "to"));
             let out = mine.iter().position(|e| e.kind == Kind::Out && e.time_ns.abs_diff(to) <= 5_000).unwrap_or_else(|| panic!("no turn of {} ends at {to}", part(q, "task")));
             assert_eq!(mine[out - 1].kind, Kind::In);
-            format!("{:.3}", (mine[out].num("vr").unwrap() - mine[out - 1].num("vr").unwrap()) as f64 / 1e6)
+            let key = if q.slot == "pass-growth" { "pass" } else { "vr" };
+            let grew = mine[out].num(key).unwrap() - mine[out - 1].num(key).unwrap();
+            if key == "pass" { grew.to_string() } else { format!("{:.3}", grew as f64 / 1e6) }
         }
         "first-run" | "first-turn" => {
             let tid = task(part(q, "task")).tid;
@@ -180,7 +182,7 @@ fn assert_refused(args: &[&str], code: i32, needle: &str) {
 
 #[test]
 fn bad_input_is_refused_clearly() {
-    assert_refused(&["homework", "--chapter", "lottery", "--seed", "1"], 125, "unknown chapter 'lottery': choose one of fifo-rr, sjf, mlfq, cfs, rt");
+    assert_refused(&["homework", "--chapter", "eevdf", "--seed", "1"], 125, "unknown chapter 'eevdf': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, rt");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "abc"], 2, "invalid value 'abc' for '--seed <SEED>'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "-3"], 2, "unexpected argument '-3'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--level", "expert"], 125, "unknown level 'expert'");
