@@ -24,7 +24,7 @@ const MIN_TURNS: usize = 4;
 /// A share of the CPU, in percent points.
 const SHARE: Tolerance = Tolerance { abs: 2.0, rel: 0.0 };
 /// A time at whole ticks by hand, a few tens of µs off in the kernel.
-const AT_TICK: Tolerance = Tolerance { abs: 0.2, rel: 0.0 };
+const AT_TICK: Tolerance = Tolerance { abs: 0.2, rel: 0.01 };
 /// How far from its tick the kernel switches: the tick's own work, then the switch.
 const LAG_NS: u64 = 150_000;
 
