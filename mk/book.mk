@@ -27,7 +27,7 @@ ZH_TITLE := Runqueue：CPU 调度，现场运行
 .PHONY: figures test-figures test-book setup-i18n pot po-update book
 
 figures: build
-	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE)
+	node $(FIGURES_DIR)/generate.mjs --cli $(RUNQUEUE) --linux "$(LINUX_VERSIONS)"
 	node $(FIGURES_DIR)/structure.mjs
 
 test-figures: figures
@@ -58,7 +58,7 @@ po-update: pot
 # pages, then their runqueue/ folder (mk/web.mk), then the Chinese pages in zh-CN/ with a copy
 # of that folder (they load it from their own root), their search index, and the links of both.
 # mdBook's search cannot split Chinese into words, so the Chinese build has book/i18n's instead.
-book: figures web-assets setup-i18n
+book: figures web-assets linux setup-i18n
 	mdbook build
 	$(install-web-site)
 	msgfmt --check-format --statistics -o /dev/null po/zh-CN.po

@@ -99,6 +99,8 @@ define install-web-site
 	mkdir -p $(WEB_SITE)/labs
 	for d in labs/*/tests; do lab=$${d#labs/}; cat $$d/*.tests > $(WEB_SITE)/labs/$${lab%/tests}.tests; done
 	$(source-archive)
+	@# Linux 6.12 and 6.1 with the init's initramfs, which the widget's kernel choice fetches.
+	./scripts/linux-site.sh $(WEB_SITE)/linux $(LINUX_DIR) $(LINUX_VERSIONS)
 	$(RUNQUEUE) run --append catalog | sed -n 's/^CATALOG //p' > $(WEB_SITE)/catalog.json
 	@[ -s $(WEB_SITE)/catalog.json ] || { echo "install-web-site: the kernel printed no CATALOG line" >&2; exit 1; }
 	@for w in $(PAGE_WASMS); do \

@@ -14,12 +14,15 @@ const RUNQUEUE = runqueueCli();
 export const GRADE_CACHE = join(targetDir(), "web-grade");
 const BUILT = join(GRADE_CACHE, "target/riscv64imac-unknown-none-elf/release/runqueue-kernel");
 
-/** `runqueue run --append ARGS` with the budget `max`: {console, json, chrome, ftrace} (files as text). */
-export function nativeRun(args, max = 3e9) {
+/**
+ * `runqueue run --append ARGS` with the budget `max` (on Linux `kernel`, `linux-6.12`, when
+ * given): {console, json, chrome, ftrace} (files as text).
+ */
+export function nativeRun(args, max = 3e9, kernel = null) {
   const dir = mkdtempSync(join(tmpdir(), "rq-native-"));
   try {
     const file = (name) => join(dir, name);
-    const console = execFileSync(RUNQUEUE, ["run", "--append", args, "--max-insns", String(max), "--json", file("r.json"),
+    const console = execFileSync(RUNQUEUE, ["run", ...(kernel ? ["--kernel", kernel] : []), "--append", args, "--max-insns", String(max), "--json", file("r.json"),
       "--trace", file("t.json"), "--ftrace", file("t.txt")], { encoding: "utf8", maxBuffer: 64 << 20 });
     return { console, json: readFileSync(file("r.json"), "utf8"), chrome: readFileSync(file("t.json"), "utf8"), ftrace: readFileSync(file("t.txt"), "utf8") };
   } finally {

@@ -50,14 +50,16 @@ export async function axe(page, scope = "html") {
 }
 
 /**
- * Runs `elf` (a file in the site's runqueue/ folder) to its end in the widget's Worker on
+ * Runs `elf` (a file in the site's runqueue/ folder), or the Linux `kernel` (`linux-6.12`) with
+ * the init's initramfs, to its end in the widget's Worker on
  * runqueue/widget/bench.html and returns the page's {instret, seconds, mips, exitCode,
  * compiledRegions, console}, plus `trace` in the format `trace` names ("ftrace" or "chrome")
  * when given. `tier: "off"` runs with the compiled tier off, `"eager"` compiles every region at the first
  * jump to its entry.
  */
-export async function workerRun(page, site, { elf = "kernel.elf", args = "", max = 20e9, trace = null, tier = "on" }) {
+export async function workerRun(page, site, { elf = "kernel.elf", kernel = null, args = "", max = 20e9, trace = null, tier = "on" }) {
   const q = new URLSearchParams({ elf, args, max: String(max), tier });
+  if (kernel) q.set("kernel", kernel);
   if (trace) q.set("trace", trace);
   await page.goto(`${site.base}runqueue/widget/bench.html?${q}`);
   await page.waitForFunction(() => globalThis.benchResult, null, { timeout: 600_000, polling: 200 });

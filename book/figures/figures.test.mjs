@@ -185,6 +185,15 @@ test("experiments run under the widget's spelling, and a live pane without its t
   assert.deepEqual(livePanes(dir, catalog).map((p) => p.args), ["sched=cfs workload=spin smp=1", "sched=fifo workload=spin smp=2 wl.run_ms=7"]);
   fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-sched="cfs" data-workload="spin" data-compare="nope"></div>\n');
   assert.throws(() => livePanes(dir, catalog), /data-compare="nope": nope is not a scheduler/);
+  // A pane on Linux needs no figure; a kernel the site does not serve is refused.
+  fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-sched="cfs" data-workload="spin" data-compare="kernel=linux-6.1"></div>\n');
+  assert.throws(() => livePanes(dir, catalog), /kernel=linux-6.1 is not a kernel of this site/);
+  const withLinux = { ...catalog, kernels: ["runqueue", "linux-6.1"] };
+  assert.deepEqual(livePanes(dir, withLinux).map((p) => p.args), ["sched=cfs workload=spin smp=1"]);
+  fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-kernel="linux-6.1" data-sched="cfs" data-workload="spin" data-compare="fifo kernel=runqueue"></div>\n');
+  assert.deepEqual(livePanes(dir, withLinux).map((p) => p.args), ["sched=fifo workload=spin smp=1"]);
+  fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-kernel="linux-9" data-sched="cfs" data-workload="spin"></div>\n');
+  assert.throws(() => livePanes(dir, withLinux), /data-kernel="linux-9" is not a kernel the site serves/);
 });
 
 test("a refused experiment is declared as such", () => {

@@ -2,7 +2,7 @@
 // chapters include into book/src/generated/. The emulator is deterministic, so these are the
 // numbers the reader's browser shows for the same settings.
 //
-//   node book/figures/generate.mjs [--cli PATH] [--only ID --out DIR]
+//   node book/figures/generate.mjs [--cli PATH] [--linux "6.12 6.1"] [--only ID --out DIR]
 //
 // The CLI is --cli, else $RUNQUEUE, else the release build in cargo's target folder (which
 // follows CARGO_TARGET_DIR); runs are kept in the run cache (scripts/run-cache.mjs, by the CLI's
@@ -23,6 +23,7 @@ import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { checkValues, parseSeeds, seedsMarkdown } from "./seeds.mjs";
 import { parseSpec, runArgv } from "./spec.mjs";
 import { canonical, livePanes, missingTwins } from "./twins.mjs";
+import { kernelNames } from "../widget/kernels.js";
 import { kernelCatalog } from "./kernel-catalog.mjs";
 import { cacheFolder, readEntry, runInputs, runKey, writeEntry } from "../../scripts/run-cache.mjs";
 import { targetDir } from "../../scripts/target-dir.mjs";
@@ -132,6 +133,9 @@ async function main() {
   for (const exp of spec.experiments) if (!pending.includes(exp)) exp.args = canonical(exp.args, catalog);
   const only = option("--only");
   if (only !== undefined) return generateOne(cli, spec, pending, only, option("--out"));
+  // The Linux kernels the site will serve beside ours (`make linux`'s LINUX_VERSIONS), which
+  // an experiment may compare with: their runs are Linux's, not figures of the book.
+  catalog.kernels = kernelNames({ kernels: (option("--linux") ?? "").split(/\s+/).filter(Boolean).map((v) => ({ name: `linux-${v}` })) });
   const missing = missingTwins(livePanes(CHAPTERS, catalog), spec.experiments.map((e) => e.args));
   if (missing.length) throw new Error(`live experiments whose figures the build did not make:\n  ${missing.join("\n  ")}`);
   const inputs = runInputs(cli);

@@ -3,11 +3,13 @@
 // browser shows only if the build ran that very line: the kernel starts the workload at a fixed
 // time, so another spelling of the same settings gives the same run, but RESULT quotes the line
 // itself (`args`). So experiments run under the widget's own spelling, and every live
-// experiment in a chapter must have its twin among them.
+// experiment in a chapter must have its twin among them (a pane on Linux excepted: Linux's runs
+// are not the book's figures).
 import fs from "node:fs";
 import path from "node:path";
 import { formatArgs, parseArgs } from "../widget/catalog.js";
 import { parseCompare, secondRun } from "../widget/compare.js";
+import { BOOK_KERNEL, isLinux } from "../widget/kernels.js";
 
 /** `args` as the widget spells it; throws on what the widget would reject. */
 export function canonical(args, catalog, defaults = {}, sched = undefined) {
@@ -27,12 +29,15 @@ export function livePanes(chaptersDir, catalog) {
     for (const [, attrs] of text.matchAll(DIV)) {
       const d = Object.fromEntries([...attrs.matchAll(ATTR)].map(([, k, v]) => [k, v]));
       const defaults = { sched: d.sched, workload: d.workload, smp: Number(d.smp ?? 1) };
-      panes.push({ chapter: name, args: canonical(d.args ?? "", catalog, defaults) });
-      // compare mode's second run, as the widget makes it (book/widget/compare.js)
+      const kernel = d.kernel ?? BOOK_KERNEL;
+      if (!(catalog.kernels ?? [BOOK_KERNEL]).includes(kernel)) throw new Error(`${name}: data-kernel="${kernel}" is not a kernel the site serves`);
+      // A pane on Linux runs Linux, which has no figures of the book's to match.
       const first = parseArgs(d.args ?? "", catalog, defaults).settings;
+      if (!isLinux(kernel)) panes.push({ chapter: name, args: canonical(d.args ?? "", catalog, defaults) });
+      // compare mode's second run, as the widget makes it (book/widget/compare.js)
       const { compare, errors } = parseCompare(d.compare, catalog, first);
       if (errors.length) throw new Error(`${name}: data-compare="${d.compare}": ${errors.join("; ")}`);
-      if (compare) panes.push({ chapter: name, args: formatArgs(secondRun(compare, catalog, first), catalog) });
+      if (compare && !isLinux(compare.kernel ?? kernel)) panes.push({ chapter: name, args: formatArgs(secondRun(compare, catalog, first), catalog) });
     }
   }
   return panes;

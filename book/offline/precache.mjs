@@ -10,9 +10,10 @@ import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 // Not kept: another edition, the precompressed copies (the server picks those), the worker itself,
-// the build's figures for the tests, the two large downloads a reader fetches on purpose, and
-// dot files (.nojekyll), which many servers refuse to serve: one missing file fails the install.
-const SKIP = [/^zh-CN\//, /\.(gz|br)$/, /^sw\.js$/, /^generated\//, /^runqueue\/(runqueue-src\.tar\.gz|bench\.elf)$/, /(^|\/)\./];
+// the build's figures for the tests, the large downloads a reader fetches on purpose (the sources,
+// the bench guest, Linux and what comes with it), and dot files (.nojekyll), which many servers
+// refuse to serve: one missing file fails the install.
+const SKIP = [/^zh-CN\//, /\.(gz|br)$/, /^sw\.js$/, /^generated\//, /^runqueue\/(runqueue-src\.tar\.gz|bench\.elf|linux\/)/, /(^|\/)\./];
 
 /** The edition's files, as URLs relative to its root, sorted. */
 export function editionFiles(root) {

@@ -5,22 +5,43 @@
 // adds it as `trace`: the determinism test compares both with `runqueue run`'s. `?tier=off` runs
 // with the compiled tier off (every instruction interpreted), `?tier=eager` compiles a region
 // at the first jump to its entry; `compiledRegions` says how many regions the tier compiled.
+// `?kernel=linux-6.12` boots that Linux with the init's initramfs instead of an ELF, fetched and
+// unpacked as the widget does it (kernels.js); `fetchSeconds` is that part, `firstOutputSeconds`
+// the time from Run to the first console byte.
+
+import { linuxManifest, loadLinux } from "./kernels.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 
-async function bench() {
-  const q = new URLSearchParams(location.search);
+/** The kernel (and initrd) `q` names: `{name, elf, initrd}`. */
+async function kernelOf(q) {
+  const linux = q.get("kernel");
+  if (linux !== null) {
+    const base = new URL("../linux/", import.meta.url);
+    const manifest = linuxManifest(await fetch(new URL("kernels.json", base)).then((r) => (r.ok ? r.json() : null)));
+    if (!manifest?.kernels.some((k) => k.name === linux)) throw new Error(`kernel=${linux}: this site serves no such Linux`);
+    const { kernel, initrd } = await loadLinux(base, manifest, linux, (status) => `${linux} could not be loaded (HTTP ${status})`);
+    return { name: linux, elf: kernel, initrd };
+  }
   const name = q.get("elf") ?? "bench.elf";
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`elf=${name} is not a plain file name`);
   const response = await fetch(new URL(`../${name}`, import.meta.url));
   if (!response.ok) throw new Error(`${name} could not be loaded (HTTP ${response.status})`);
-  const elf = await response.arrayBuffer();
+  return { name, elf: await response.arrayBuffer() };
+}
+
+async function bench() {
+  const q = new URLSearchParams(location.search);
+  const fetched = performance.now();
+  const { name, elf, initrd } = await kernelOf(q);
+  const fetchSeconds = (performance.now() - fetched) / 1000;
   const traceFormat = q.get("trace");
   if (traceFormat !== null && !["ftrace", "chrome"].includes(traceFormat)) throw new Error(`trace=${traceFormat}: use ftrace or chrome`);
   const worker = new Worker(WORKER_URL, { type: "module" });
   const decoder = new TextDecoder();
   let console = "";
   let start = 0;
+  let firstOutput = null;
   let result = null;
   const finished = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
@@ -28,10 +49,12 @@ async function bench() {
         start = performance.now();
         worker.postMessage({ type: "run" });
       } else if (data.type === "output") {
+        if (firstOutput === null && data.console.length) firstOutput = performance.now();
         console += decoder.decode(data.console, { stream: true });
       } else if (data.type === "done") {
         const seconds = (performance.now() - start) / 1000;
-        result = { elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, compiledRegions: data.compiledRegions, console };
+        result = { elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, compiledRegions: data.compiledRegions,
+          fetchSeconds, firstOutputSeconds: firstOutput && (firstOutput - start) / 1000, console };
         if (traceFormat === null) resolve(result);
         else worker.postMessage({ type: "trace", format: traceFormat });
       } else if (data.type === "trace") {
@@ -44,7 +67,7 @@ async function bench() {
   const tier = q.get("tier") ?? "on";
   if (!["on", "off", "eager"].includes(tier)) throw new Error(`tier=${tier}: use on, off or eager`);
   worker.postMessage({ type: "speed", ips: 0 });
-  worker.postMessage({ type: "boot", elf, bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: { on: true, off: false, eager: "eager" }[tier] });
+  worker.postMessage({ type: "boot", elf, initrd, bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: { on: true, off: false, eager: "eager" }[tier] });
   try {
     return await finished;
   } finally {

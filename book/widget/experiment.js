@@ -1,10 +1,12 @@
 // One experiment widget: the controls generated from the kernel's catalog, the buttons, the
 // settings kept in the page's URL, and one run pane (two in compare mode, where the second run
-// is the first one's settings with any of them changed: scheduler, tunables, harts).
+// is the first one's settings with any of them changed: scheduler, tunables, harts, kernel).
+// A run boots the book's kernel or, where the site serves it, Linux 6.12 or 6.1 (kernels.js).
 
 import { applicable, formatArgs, parseArgs, queueViews } from "./catalog.js";
 import { SharedScales } from "./charts.js";
 import { formatCompare, parseCompare, secondRun } from "./compare.js";
+import { BOOK_KERNEL, isLinux, linuxArgs, linuxKernel, loadLinux } from "./kernels.js";
 import { loadLibraries } from "./libs.js";
 import { OverlayChart } from "./overlay.js";
 import { RunPane } from "./pane.js";
@@ -87,6 +89,11 @@ export class Experiment {
       }
     }
     this.settings = settings;
+    this.kernelName = d.kernel ?? BOOK_KERNEL;
+    if (!catalog.kernels.includes(this.kernelName)) {
+      bad.push(T.dataUnknown("kernel", this.kernelName, catalog.kernels.join(", ")));
+      this.kernelName = BOOK_KERNEL;
+    }
     const compare = parseCompare(d.compare, catalog, settings);
     this.compare = compare.compare;
     this.budget = Number(d.maxInsns ?? DEFAULT_BUDGET);
@@ -122,6 +129,11 @@ export class Experiment {
       this.settings = settings;
       problems.push(...errors.map((e) => T.linkParam(this.key, e)));
     }
+    if (q.has(`${this.key}.kernel`)) {
+      const name = q.get(`${this.key}.kernel`);
+      if (this.catalog.kernels.includes(name)) this.kernelName = name;
+      else problems.push(T.linkParam(`${this.key}.kernel`, T.compareNotKernel(name, this.catalog.kernels.join(", "))));
+    }
     if (q.has(`${this.key}.vs`)) {
       const { compare, errors } = parseCompare(q.get(`${this.key}.vs`), this.catalog, this.settings);
       if (errors.length) problems.push(...errors.map((e) => T.linkParam(`${this.key}.vs`, e)));
@@ -143,6 +155,8 @@ export class Experiment {
   writeUrl() {
     const url = new URL(location.href);
     url.searchParams.set(this.key, formatArgs(this.settings, this.catalog));
+    if (isLinux(this.kernelName)) url.searchParams.set(`${this.key}.kernel`, this.kernelName);
+    else url.searchParams.delete(`${this.key}.kernel`);
     if (this.compare) url.searchParams.set(`${this.key}.vs`, formatCompare(this.compare));
     else url.searchParams.delete(`${this.key}.vs`);
     if (this.budget !== Number(this.host.dataset.maxInsns ?? DEFAULT_BUDGET)) url.searchParams.set(`${this.key}.max`, String(this.budget));
@@ -162,8 +176,10 @@ export class Experiment {
     this.workloadSel = select(names(c.workloads), this.settings.workload);
     this.smpIn = el("input", { type: "number", min: "1", max: String(c.maxHarts), step: "1" });
     this.smpIn.value = String(this.settings.smp);
-    this.vsSel = select([["", T.noComparison], ["=", T.sameScheduler], ...names(c.scheds)],
-      this.compare ? this.compare.sched ?? "=" : "");
+    const linux = this.assets.linux?.kernels ?? [];
+    this.kernelSel = select([[BOOK_KERNEL, T.bookKernelOption], ...linux.map((k) => [k.name, k.label])], this.kernelName);
+    this.vsSel = select([["", T.noComparison], ["=", T.sameScheduler], ...names(c.scheds)], this.vsValue());
+    this.kernelOptions();
     this.vsWords = el("input", { type: "text", spellcheck: "false", autocomplete: "off", placeholder: "smp=2 tick_us=500" });
     this.vsWords.value = this.compare?.words ?? "";
     this.vsWordsField = labelled(T.compareChanges, this.vsWords, T.compareChangesHelp);
@@ -171,6 +187,7 @@ export class Experiment {
     this.tunablesBox = el("fieldset", { class: "rq-tunables" }, el("legend", { text: T.tunablesLegend }));
     this.form.append(
       el("div", { class: "rq-row" },
+        ...(linux.length ? [labelled(T.kernel, this.kernelSel, T.kernelHelp)] : []),
         labelled(T.scheduler, this.schedSel),
         labelled(T.workload, this.workloadSel),
         labelled(T.harts, this.smpIn),
@@ -219,6 +236,29 @@ export class Experiment {
     this.host.append(this.form, bar, this.status, this.alertBox, this.panesBox, this.overlayBox);
     this.buildTunables();
     this.refresh();
+  }
+
+  /** The compare control's value for `this.compare`: a scheduler, "=", another kernel or none. */
+  vsValue() {
+    if (!this.compare) return "";
+    return this.compare.kernel ? `kernel=${this.compare.kernel}` : this.compare.sched ?? "=";
+  }
+
+  /**
+   * The compare control offers the same run on each other kernel; on Linux the scheduler is
+   * Linux's own, so its control rests.
+   */
+  kernelOptions() {
+    this.vsSel.querySelectorAll("option[value^='kernel=']").forEach((o) => o.remove());
+    for (const name of this.catalog.kernels.filter((k) => k !== this.kernelName)) {
+      this.vsSel.append(el("option", { value: `kernel=${name}`, text: T.sameOnKernel(this.kernelLabel(name)) }));
+    }
+    this.vsSel.value = this.vsValue();
+    this.schedSel.disabled = isLinux(this.kernelName);
+  }
+
+  kernelLabel(name) {
+    return isLinux(name) ? linuxKernel(this.assets.linux, name).label : T.bookKernel;
   }
 
   buildTunables() {
@@ -281,8 +321,14 @@ export class Experiment {
     } else {
       this.settings.sched = this.schedSel.value;
       this.settings.workload = this.workloadSel.value;
+      if (target === this.kernelSel) {
+        this.kernelName = this.kernelSel.value;
+        if (this.compare?.kernel === this.kernelName) this.compare = null;
+        this.kernelOptions();
+      }
       const vs = this.vsSel.value;
-      this.compare = vs ? { sched: vs === "=" ? null : vs, words: this.compare?.words ?? "" } : null;
+      const kernel = vs.startsWith("kernel=") ? vs.slice("kernel=".length) : null;
+      this.compare = vs ? { sched: vs === "=" || kernel ? null : vs, kernel, words: this.compare?.words ?? "" } : null;
       this.buildTunables();
       this.layoutPanes();
     }
@@ -296,15 +342,30 @@ export class Experiment {
     return this.compare ? [this.settings, secondRun(this.compare, this.catalog, this.settings)] : [this.settings];
   }
 
-  /** Each pane's run: its title, command line, whether it traces, how its queue is drawn. */
+  /** The kernel of each pane's run. */
+  kernels() {
+    return this.compare ? [this.kernelName, this.compare.kernel ?? this.kernelName] : [this.kernelName];
+  }
+
+  /**
+   * Each pane's run: its kernel, title, command line, whether it traces, how its queue is drawn.
+   * Linux gets the words its init knows (kernels.js); its title names the book kernel's words it
+   * runs without.
+   */
   plans() {
     const titles = this.titles();
-    return this.runs().map((r, i) => ({
-      title: titles[i],
-      bootargs: formatArgs(r, this.catalog),
-      traceOff: r.tunables.get("trace") === "off",
-      views: queueViews(this.catalog, r.sched),
-    }));
+    const kernels = this.kernels();
+    return this.runs().map((r, i) => {
+      const words = formatArgs(r, this.catalog);
+      const linux = isLinux(kernels[i]) && linuxArgs(words, this.assets.linux);
+      return {
+        kernel: kernels[i],
+        title: linux ? T.paneTitleLinux(this.kernelLabel(kernels[i]), linux.dropped.join(" ")) : titles[i],
+        bootargs: linux ? linux.args : words,
+        traceOff: r.tunables.get("trace") === "off",
+        views: linux ? queueViews(this.catalog, null) : queueViews(this.catalog, r.sched),
+      };
+    });
   }
 
   /** What each pane's title says: its scheduler, and in compare mode what the second run changes. */
@@ -351,13 +412,24 @@ export class Experiment {
     this.run();
   }
 
-  async kernel() {
-    if (this.customElf) return this.customElf.bytes.slice(0);
-    this.assets.kernel ??= fetch(this.assets.url("kernel.elf")).then((r) => {
-      if (!r.ok) throw new Error(T.kernelHttp(r.status));
-      return r.arrayBuffer();
-    });
-    return (await this.assets.kernel).slice(0);
+  /**
+   * What the kernel `name` boots from: `{kernel, initrd}` (no initrd for the book's kernel or the
+   * reader's own). Each is fetched once per page, when a run first needs it.
+   */
+  async image(name) {
+    if (!isLinux(name) && this.customElf) return { kernel: this.customElf.bytes };
+    this.assets.images ??= new Map();
+    if (!this.assets.images.has(name)) {
+      const load = isLinux(name)
+        ? loadLinux(this.assets.url("linux/"), this.assets.linux, name, T.linuxHttp)
+        : fetch(this.assets.url("kernel.elf")).then((r) => {
+          if (!r.ok) throw new Error(T.kernelHttp(r.status));
+          return r.arrayBuffer().then((kernel) => ({ kernel }));
+        });
+      this.assets.images.set(name, load);
+      load.catch(() => this.assets.images.delete(name)); // the next Run tries again
+    }
+    return this.assets.images.get(name);
   }
 
   async boot() {
@@ -366,9 +438,9 @@ export class Experiment {
     const plans = this.plans();
     if (plans.length !== this.panes.length) this.layoutPanes();
     else plans.forEach((plan, i) => this.panes[i].plan(plan));
-    let elf;
+    let images;
     try {
-      [elf] = await Promise.all([this.kernel(), ...this.panes.map((p) => p.prepare())]);
+      [images] = await Promise.all([Promise.all(plans.map((p) => this.image(p.kernel))), ...this.panes.map((p) => p.prepare())]);
     } catch (e) {
       this.alert(e.message);
       return false;
@@ -378,7 +450,7 @@ export class Experiment {
     const ips = Number(this.speedSel.value);
     const cores = navigator.hardwareConcurrency || 2;
     const part = Math.max(MIN_SHARE, Math.min(1, (cores - 1) / this.panes.length));
-    this.panes.forEach((pane) => pane.boot({ part, elf: elf.slice(0), budget: this.budget, ips, pressedAt }));
+    this.panes.forEach((pane, i) => pane.boot({ part, elf: images[i].kernel.slice(0), initrd: images[i].initrd?.slice(0), budget: this.budget, ips, pressedAt }));
     return true;
   }
 
@@ -459,7 +531,7 @@ export class Experiment {
     // A run without trace events (trace=off) has nothing for Perfetto.
     this.traceBtn.disabled = !panes.some((p) => p.hasTrace());
     this.ftraceBtn.disabled = this.traceBtn.disabled;
-    const kernel = this.customElf ? T.yourKernel(this.customElf.name) : T.bookKernel;
+    const kernel = this.customElf && !isLinux(this.kernelName) ? T.yourKernel(this.customElf.name) : this.kernelLabel(this.kernelName);
     this.status.textContent = panes.length ? panes.map((p) => `${p.heading.textContent}: ${describe(p)}`).join(" · ") + ` (${kernel})` : "";
     const errors = panes.filter((p) => p.error).map((p) => `${p.heading.textContent}: ${p.error}`);
     if (errors.length) this.alert(errors.join("; "), panes.some((p) => p.budgetHit), panes.map((p) => p.errorQuote).filter(Boolean));

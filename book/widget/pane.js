@@ -123,7 +123,7 @@ export class RunPane {
   }
 
   /** Starts a fresh machine for the planned run; it stays paused until `run` or `step`. */
-  boot({ elf, budget, ips, part, pressedAt }) {
+  boot({ elf, initrd, budget, ips, part, pressedAt }) {
     this.clear();
     this.pressedAt = pressedAt;
     this.state = "booting";
@@ -132,7 +132,7 @@ export class RunPane {
     this.worker.onerror = (e) => this.fail(T.workerFailed(e.message ?? T.unknownError));
     this.worker.postMessage({ type: "speed", ips });
     this.worker.postMessage({ type: "share", part });
-    this.worker.postMessage({ type: "boot", elf, bootargs: this.bootargs, budget, lang: pageLang() });
+    this.worker.postMessage({ type: "boot", elf, initrd, bootargs: this.bootargs, budget, lang: pageLang() });
     this.onChange(this);
   }
 

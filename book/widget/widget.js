@@ -54,7 +54,7 @@ async function mount() {
   globalThis.runqueue = api; // for the end-to-end tests and curious readers
   await afterFirstPaint();
   try {
-    const [catalogRaw, { normalizeCatalog, withReader }, { Experiment }, wasm] = await Promise.all([
+    const [catalogRaw, { normalizeCatalog, withReader }, { Experiment }, wasm, kernels, linuxRaw] = await Promise.all([
       fetch(new URL("catalog.json", ASSETS)).then((r) => {
         if (!r.ok) throw new Error(T.catalogHttp(r.status));
         return r.json();
@@ -62,6 +62,9 @@ async function mount() {
       import("./catalog.js"),
       import("./experiment.js"),
       import(new URL("pkg/runqueue_settings_wasm.js", ASSETS).href),
+      import("./kernels.js"),
+      // The Linux kernels this site serves, if any (a book built without them offers none).
+      fetch(new URL("linux/kernels.json", ASSETS)).then((r) => (r.ok ? r.json() : null)).catch(() => null),
     ]);
     if (!document.querySelector(".rq-grade")) catalogRaw.schedulers = catalogRaw.schedulers.filter((s) => !LAB_SCHED.test(s.name));
     // Command lines are read by the kernel's own parser, compiled into a small wasm of its own:
@@ -69,7 +72,9 @@ async function mount() {
     await wasm.default(new URL("pkg/runqueue_settings_wasm_bg.wasm", ASSETS));
     const reader = new wasm.SettingsReader(JSON.stringify(catalogRaw));
     const catalog = withReader(normalizeCatalog(catalogRaw), (line, base) => reader.read(line, base));
-    const assets = { url: (name) => new URL(name, ASSETS) };
+    const linux = kernels.linuxManifest(linuxRaw);
+    catalog.kernels = kernels.kernelNames(linux);
+    const assets = { url: (name) => new URL(name, ASSETS), linux };
     guardPageKeys(api.experiments); // a widget on screen may run before the last is made
     const near = (host) => Math.abs(host.getBoundingClientRect().top - innerHeight / 2);
     for (const i of hosts.map((_, i) => i).sort((a, b) => near(hosts[a]) - near(hosts[b]))) {

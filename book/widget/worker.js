@@ -103,13 +103,13 @@ async function loop() {
 }
 
 const handlers = {
-  async boot({ elf, bootargs, budget, lang, compiled = true }) {
+  async boot({ elf, initrd, bootargs, budget, lang, compiled = true }) {
     T = stringsFor(lang);
     await ready;
     running = false;
     maxInsns = budget;
     try {
-      session = new Session(new Uint8Array(elf), bootargs);
+      session = Session.with_initrd(new Uint8Array(elf), initrd && new Uint8Array(initrd), bootargs);
       // Off or eager only for comparison and tests (the bench page): the run is the same
       // every way.
       if (compiled !== true) session.set_compiled_tier(compiled !== false, compiled === "eager");

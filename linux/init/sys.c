@@ -11,8 +11,15 @@ u64 now_ns(void)
     return (u64)t.sec * 1000000000u + (u64)t.nsec;
 }
 
+/* Returns at once when `at` has passed, as POSIX says clock_nanosleep does and as the teaching
+ * kernel's sleep_until does: Linux would still arm its timer and sleep until the timer's
+ * interrupt, some 30 us, and a constrained deadline task woken past its deadline by that is
+ * throttled until its next period (dl_check_constrained_dl), which would make the late jobs of
+ * the deadline workload start at period boundaries on Linux and not on ours. */
 void sleep_until_ns(u64 at)
 {
+    if (at <= now_ns())
+        return;
     struct ts t = { (i64)(at / 1000000000u), (i64)(at % 1000000000u) };
     /* TIMER_ABSTIME; a signal cannot interrupt it here (the init catches none). */
     while (my_syscall4(__NR_clock_nanosleep, 1, 1, &t, NULL) != 0)

@@ -7,7 +7,7 @@
 //! the next task's `in` are two moments: the hart runs its idle context (`swapper/N`, pid 0)
 //! in between, for the few microseconds the loop takes, or for as long as nothing is runnable.
 
-use crate::trace::{Event, Kind};
+use crate::trace::{Event, Kind, ParseError};
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -128,6 +128,12 @@ impl Writer {
             Kind::Exit | Kind::State | Kind::Mark | Kind::Steal | Kind::Lock | Kind::Boost | Kind::Unboost | Kind::Throttle | Kind::Unthrottle => {}
         }
     }
+}
+
+/// The ftrace text of a run's trace, whichever kernel wrote it: Linux's own, as Linux printed
+/// it; the teaching kernel's lines, through [`to_text`].
+pub fn of_trace(trace: &str, harts: u32) -> Result<String, ParseError> {
+    if crate::linux::is_ftrace(trace) { Ok(trace.into()) } else { Ok(to_text(&crate::trace::parse(trace)?, harts)) }
 }
 
 /// The ftrace text of `events` for a run on `harts` harts: the tracer's header, then one line

@@ -79,13 +79,13 @@ test("only the experiment just above a result unfolds it", async () => {
   const only = (i, n) => Array.from({ length: n }, (_, j) => j === i);
   const folded = (await results(page)).map((r) => r.open);
   assert.ok(folded.length >= 2 && folded.every((open) => !open), `all folded at first: ${folded}`);
-  // Widget 2 (a job overrunning its runtime) comes after the first result and answers no prediction.
-  await run(page, 2);
-  await finished(page, 2);
+  // Widget 3 (a job overrunning its runtime) comes after the first result and answers no prediction.
+  await run(page, 3);
+  await finished(page, 3);
   assert.deepEqual((await results(page)).map((r) => r.open), only(-1, folded.length));
-  // Widget 4 (Dhall's set on two harts) is the one just above the second result.
-  await run(page, 4);
-  await finished(page, 4);
+  // Widget 5 (Dhall's set on two harts) is the one just above the second result.
+  await run(page, 5);
+  await finished(page, 5);
   await page.waitForFunction(() => document.querySelectorAll("details.rq-result")[1].open, null, { timeout: 5000 });
   assert.deepEqual((await results(page)).map((r) => r.open), only(1, folded.length));
   assert.deepEqual(errors, []);

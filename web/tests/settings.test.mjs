@@ -44,14 +44,20 @@ test("a line spelled back by the page reads as itself", () => {
 
 test("a compared run can change any setting, and bad words are refused with the reason", () => {
   const base = parseArgs("workload=spin", c).settings;
-  assert.deepEqual(parseCompare("cfs", c, base), { compare: { sched: "cfs", words: "" }, errors: [] });
-  assert.deepEqual(parseCompare("sched=rr smp=2 wl.tasks=30", c, base).compare, { sched: "rr", words: "smp=2 wl.tasks=30" });
-  assert.deepEqual(parseCompare("smp=3", c, base).compare, { sched: null, words: "smp=3" });
-  assert.deepEqual(parseCompare("same", c, base).compare, { sched: null, words: "" });
+  assert.deepEqual(parseCompare("cfs", c, base), { compare: { sched: "cfs", kernel: null, words: "" }, errors: [] });
+  assert.deepEqual(parseCompare("sched=rr smp=2 wl.tasks=30", c, base).compare, { sched: "rr", kernel: null, words: "smp=2 wl.tasks=30" });
+  assert.deepEqual(parseCompare("smp=3", c, base).compare, { sched: null, kernel: null, words: "smp=3" });
+  assert.deepEqual(parseCompare("same", c, base).compare, { sched: null, kernel: null, words: "" });
   assert.equal(parseCompare("", c, base).compare, null);
   const bad = parseCompare("nope smp=9", c, base);
   assert.equal(bad.compare, null);
   assert.match(bad.errors[0], /nope is not a scheduler/);
   assert.match(bad.errors[1], /smp=9/);
+  // Another kernel: only one the site serves (catalog.kernels, from its kernels.json).
+  const linux = { ...c, kernels: ["runqueue", "linux-6.12"] };
+  assert.deepEqual(parseCompare("kernel=linux-6.12 smp=2", linux, base).compare, { sched: null, kernel: "linux-6.12", words: "smp=2" });
+  assert.match(parseCompare("kernel=linux-6.1", linux, base).errors[0], /kernel=linux-6.1 is not a kernel of this site; choose one of runqueue, linux-6.12/);
+  assert.match(parseCompare("kernel=linux-6.12", c, base).errors[0], /not a kernel of this site/);
+  assert.equal(formatCompare(parseCompare("cfs kernel=linux-6.12 smp=2", linux, base).compare), "cfs kernel=linux-6.12 smp=2");
   for (const text of ["cfs", "rr smp=2", "smp=3", "same"]) assert.equal(formatCompare(parseCompare(text, c, base).compare), text);
 });

@@ -33,16 +33,16 @@ fn cpu_seconds() -> f64 {
 }
 
 fn measure(what: String, kernel: Option<&str>, append: &str) -> Result<Figure, String> {
-    let (image, initrd, console) = match kernel {
+    let (image, initrd) = match kernel {
         Some(k) => {
             let b = boot(k, None).map_err(|e| e.to_string())?;
-            (b.kernel, b.initrd, b.console)
+            (b.kernel, b.initrd)
         }
-        None => (crate::run::KERNEL.to_vec(), None, ""),
+        None => (crate::run::KERNEL.to_vec(), None),
     };
     let mut best: Option<Figure> = None;
     for _ in 0..ROUNDS {
-        let options = MachineOptions::parse(&format!("{console} {append}")).map_err(|e| e.to_string())?.with_harts(SMP);
+        let options = MachineOptions::parse(&runqueue_emu::command_line(&image, append)).map_err(|e| e.to_string())?.with_harts(SMP);
         let (start, cpu) = (Instant::now(), cpu_seconds());
         let out = execute_in(ExecMode::Fast, &image, initrd.as_deref(), &options, 20_000_000_000, |_| {}).map_err(|e| e.to_string())?;
         let (wall_s, cpu_s) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);

@@ -14,8 +14,6 @@ pub const NAMED: &[&str] = &["linux-6.12", "linux-6.1"];
 pub struct Boot {
     pub kernel: Vec<u8>,
     pub initrd: Option<Vec<u8>>,
-    /// Words Linux needs on its command line before the reader's (its console).
-    pub console: &'static str,
 }
 
 /// Where `make linux` put its products for this CLI.
@@ -57,6 +55,5 @@ pub fn boot(kernel: &str, initrd: Option<&PathBuf>) -> Result<Boot, Failure> {
         None if named => Some(product(dir.join("initramfs").join("initramfs.cpio"), "the init's initramfs")?),
         None => None,
     };
-    let console = if runqueue_emu::is_linux_image(&image) { "console=hvc0 quiet" } else { "" };
-    Ok(Boot { kernel: image, initrd, console })
+    Ok(Boot { kernel: image, initrd })
 }

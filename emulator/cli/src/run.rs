@@ -146,11 +146,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         (None, elf) => Boot {
             kernel: elf.as_ref().map_or(Ok(KERNEL.to_vec()), |path| read_file(path, "ELF"))?,
             initrd: args.initrd.as_ref().map(|path| read_file(path, "initrd")).transpose()?,
-            console: "",
         },
     };
-    let bootargs = format!("{} {}", boot.console, args.append.trim());
-    let mut options = MachineOptions::parse(&bootargs).map_err(|e| Failure::Input(e.to_string()))?;
+    let mut options = MachineOptions::parse(&runqueue_emu::command_line(&boot.kernel, &args.append)).map_err(|e| Failure::Input(e.to_string()))?;
     if let Some(harts) = args.smp {
         options = options.with_harts(harts);
     }
@@ -171,8 +169,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             write_file(path, chrome::to_json(&events).as_bytes())?;
         }
         if let Some(path) = &args.ftrace {
-            // Linux's own ftrace is written as Linux printed it.
-            let text = if report_linux::is_ftrace(&outcome.trace) { outcome.trace.clone() } else { ftrace::to_text(&events, options.harts as u32) };
+            let text = ftrace::of_trace(&outcome.trace, options.harts as u32).map_err(|e| Failure::Input(format!("the guest's trace is malformed: {e}")))?;
             write_file(path, text.as_bytes())?;
         }
         if let Some(path) = &args.events {

@@ -14,7 +14,7 @@ const BUDGET: u64 = 30_000_000_000;
 
 fn run_in(exec: ExecMode, kernel: &str, smp: usize, append: &str) -> Outcome {
     let b = boot(kernel, None).unwrap_or_else(|e| panic!("{e}"));
-    let options = MachineOptions::parse(&format!("{} {append}", b.console)).unwrap_or_else(|e| panic!("`{append}`: {e}")).with_harts(smp);
+    let options = MachineOptions::parse(&runqueue_emu::command_line(&b.kernel, append)).unwrap_or_else(|e| panic!("`{append}`: {e}")).with_harts(smp);
     execute_in(exec, &b.kernel, b.initrd.as_deref(), &options, BUDGET, |_| {}).unwrap_or_else(|e| panic!("{kernel} `{append}`: {e}"))
 }
 

@@ -42,7 +42,7 @@ pub use cache::CacheConfig;
 pub use error::LoadError;
 pub use host::{HostConfig, Policy as HostPolicy};
 pub use machine::{BootMode, Config, Exec, Fault, Machine, Stop};
-pub use linux::is_image as is_linux_image;
+pub use linux::{command_line, is_image as is_linux_image};
 pub use options::MachineOptions;
 
 /// Most harts a machine can have.

@@ -9,6 +9,8 @@
 
 use crate::elf::{Image, Segment};
 use crate::error::LoadError;
+use alloc::format;
+use alloc::string::{String, ToString};
 use alloc::vec;
 
 /// `magic2` at offset 56 of the header: "RSC\x05".
@@ -29,6 +31,16 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// Whether `file` starts with a RISC-V Linux image header.
 pub fn is_image(file: &[u8]) -> bool {
     file.len() >= HEADER_SIZE && file[56..60] == MAGIC2
+}
+
+/// What Linux needs on its command line before the reader's words on this machine: its
+/// console is the SBI's, and boot messages would bury the workload's table.
+const CONSOLE: &str = "console=hvc0 quiet";
+
+/// The command line `kernel` boots with for the reader's `words`, the same from the CLI and the
+/// page: Linux's console words first for an `Image`, the words alone for an ELF.
+pub fn command_line(kernel: &[u8], words: &str) -> String {
+    if is_image(kernel) { format!("{CONSOLE} {}", words.trim()) } else { words.trim().to_string() }
 }
 
 /// The kernel as one segment at `ram_start + text_offset`, as long as the image says it is in

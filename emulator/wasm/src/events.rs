@@ -2,35 +2,32 @@
 //! `[{"t":time_ns,"h":hart,"k":"in","id":tid,"f":{"why":"exit","ran":1000}}, ...]`.
 //! Integer field values become numbers, as in the Chrome trace export.
 
-use runqueue_report::trace::{self, ParseError};
+use runqueue_report::trace::{self, Event, ParseError};
 use serde_json::{Map, Value, json};
 
 /// Parses whole trace lines (`text`, whose first line is line `first_line` of the stream).
 pub fn to_json(text: &str, first_line: usize) -> Result<String, ParseError> {
-    let mut out = Vec::new();
+    let mut events = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            continue;
+        if !line.trim().is_empty() {
+            events.push(trace::parse_line(line, first_line + i)?);
         }
-        let e = trace::parse_line(line, first_line + i)?;
+    }
+    Ok(events_json(&events))
+}
+
+/// `events` as the page's JSON array.
+pub fn events_json(events: &[Event]) -> String {
+    let out = events.iter().map(|e| {
         let fields: Map<String, Value> = e
             .fields
             .iter()
-            .map(|(k, v)| {
-                (
-                    k.clone(),
-                    v.parse::<i64>()
-                        .map(Value::from)
-                        .unwrap_or_else(|_| Value::from(v.as_str())),
-                )
-            })
+            .map(|(k, v)| (k.clone(), v.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::from(v.as_str()))))
             .collect();
-        out.push(
-            json!({"t": e.time_ns, "h": e.hart, "k": e.kind.as_str(), "id": e.tid, "f": fields}),
-        );
-    }
-    Ok(Value::Array(out).to_string())
+        json!({"t": e.time_ns, "h": e.hart, "k": e.kind.as_str(), "id": e.tid, "f": fields})
+    });
+    Value::Array(out.collect()).to_string()
 }
 
 /// Appends `fresh` bytes to `partial`, then moves every complete line from `partial` to

@@ -11,7 +11,7 @@ mod tier;
 pub use grading::Grading;
 
 use runqueue_emu::{Machine, MachineOptions, Stop};
-use runqueue_report::{RunResult, chrome, console, ftrace, trace};
+use runqueue_report::{RunResult, chrome, console, ftrace, linux};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -53,8 +53,14 @@ impl Session {
     /// loader's message. Hot code runs in the compiled tier (`set_compiled_tier`).
     #[wasm_bindgen(constructor)]
     pub fn new(elf: &[u8], bootargs: &str) -> Result<Session, JsError> {
-        let options = MachineOptions::parse(bootargs).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
-        let machine = Machine::boot(elf, None, &options).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
+        Session::with_initrd(elf, None, bootargs)
+    }
+
+    /// [`Session::new`] for any kernel: an ELF, or a Linux `Image` with its initramfs, whose
+    /// command line gets Linux's console words first, as `runqueue run --kernel` gives it.
+    pub fn with_initrd(kernel: &[u8], initrd: Option<Box<[u8]>>, bootargs: &str) -> Result<Session, JsError> {
+        let options = MachineOptions::parse(&runqueue_emu::command_line(kernel, bootargs)).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
+        let machine = Machine::boot(kernel, initrd.as_deref(), &options).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
         let mut session = Session {
             machine,
             console: Vec::new(),
@@ -115,11 +121,20 @@ impl Session {
         fresh
     }
 
-    /// Trace events completed since the last call, as a JSON array (see `events.rs`).
+    /// Trace events completed since the last call, as a JSON array (see `events.rs`). Linux's
+    /// trace (ftrace text, which its init hands over as the run ends) is read whole once the
+    /// machine has stopped: its reader keeps state from line to line.
     pub fn take_events(&mut self) -> Result<String, JsError> {
         let (offset, line) = self.unread;
         let fresh = &self.trace[offset..];
-        let json = events::to_json(fresh, line).map_err(|e| JsError::new(&e.to_string()))?;
+        let json = if !linux::is_ftrace(&self.trace) {
+            events::to_json(fresh, line)
+        } else if self.machine.exit_code().is_some() && !fresh.is_empty() {
+            linux::parse(&self.trace).map(|all| events::events_json(&all))
+        } else {
+            return Ok("[]".into());
+        };
+        let json = json.map_err(|e| JsError::new(&e.to_string()))?;
         self.unread = (self.trace.len(), line + fresh.lines().count());
         Ok(json)
     }
@@ -172,15 +187,14 @@ impl Session {
 
     /// The whole trace so far in Chrome trace-event JSON, for Perfetto.
     pub fn chrome_trace(&self) -> Result<String, JsError> {
-        let events = trace::parse(&self.trace).map_err(|e| JsError::new(&e.to_string()))?;
+        let events = linux::parse_any(&self.trace).map_err(|e| JsError::new(&e.to_string()))?;
         Ok(chrome::to_json(&events))
     }
 
     /// The whole trace so far as Linux's ftrace text, byte for byte what `runqueue run
     /// --ftrace` writes for the same run.
     pub fn ftrace_text(&self) -> Result<String, JsError> {
-        let events = trace::parse(&self.trace).map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(ftrace::to_text(&events, self.harts))
+        ftrace::of_trace(&self.trace, self.harts).map_err(|e| JsError::new(&e.to_string()))
     }
 }
 

@@ -46,7 +46,7 @@ fn key(parts: &[&[u8]]) -> String {
 /// Console and trace of a Linux run, from the cache or from the machine.
 fn console_and_trace(kernel: &str, append: &str) -> (String, String) {
     let b = boot(kernel, None).unwrap_or_else(|e| panic!("{kernel}: {e} (the comparison suite needs `make linux`)"));
-    let bootargs = format!("{} {append}", b.console);
+    let bootargs = runqueue_emu::command_line(&b.kernel, append);
     let options = MachineOptions::parse(&bootargs).unwrap_or_else(|e| panic!("`{append}`: {e}"));
     let harts = options.harts;
     let initrd = b.initrd.clone().unwrap_or_default();

@@ -27,19 +27,25 @@
 use runqueue_kernel_claims::{Comparison, Run, Spread, Within, kernel, linux};
 
 /// The teaching kernel with `ours` (its scheduler and version) and Linux `version`, each with
-/// `common`.
-fn pair(ours: &str, version: &str, common: &str) -> (Run, Run) {
-    (kernel(&format!("{ours} {common}")), linux(&format!("linux-{version}"), common))
+/// `common`, and Linux with `linux_only` too.
+fn pair(ours: &str, version: &str, common: &str, linux_only: &str) -> (Run, Run) {
+    (kernel(&format!("{ours} {common}")), linux(&format!("linux-{version}"), format!("{common} {linux_only}").trim()))
 }
 
 /// Runs `common` on each pair (the teaching kernel's scheduler, the Linux version), and checks
 /// the figures `figures` reads off the two runs, as the case `case` of the table.
 fn compare(pairs: [(&str, &str); 2], common: &str, case: &str, figures: impl Fn(&mut Comparison, &str, &Run, &Run)) {
+    compare_with(pairs, common, ["", ""], case, figures);
+}
+
+/// [`compare`], with words for each pair's Linux alone (a debugfs feature ours has no name for).
+fn compare_with(pairs: [(&str, &str); 2], common: &str, linux_only: [&str; 2], case: &str, figures: impl Fn(&mut Comparison, &str, &Run, &Run)) {
     let all: Vec<Comparison> = pairs
         .iter()
-        .map(|&(ours, version)| {
-            let (o, l) = pair(ours, version, common);
-            let mut c = Comparison::new(&format!("{case}, {ours} vs {version}"));
+        .zip(linux_only)
+        .map(|(&(ours, version), extra)| {
+            let (o, l) = pair(ours, version, common, extra);
+            let mut c = Comparison::new(&format!("{case}, {ours} vs {version}{}{extra}", if extra.is_empty() { "" } else { " " }));
             figures(&mut c, version, &o, &l);
             c
         })
@@ -57,6 +63,9 @@ const UNEXPLAINED: &str = "not yet explained";
 /// interrupt runs both expiries and then schedules once.
 const TICK_FIRST: &str = "ours switches at the tick before waking a timer that expired with it";
 const EEVDF: (&str, &str) = ("sched=eevdf eevdf.version=6.12", "6.12");
+/// Linux's default (HRTICK_DL off) notices a used-up deadline budget at the next tick; ours
+/// stops the task on time, as Linux does with HRTICK_DL on (`constrained_deadline_task`).
+const TICK_BUDGET: &str = "Linux enforces the budget at its tick (HRTICK_DL off), ours on time";
 /// Seen in Linux's trace: fork balancing put the three free tasks on hart 1, idle at each fork
 /// (the children made before sleep until the start), so task0 had hart 0 alone until the first
 /// pull (107 ms in on 6.1, 92 on 6.12); ours places each new task on the hart with fewest tasks.
@@ -143,12 +152,10 @@ fn seed_004_intr_spread_on_two_harts() {
         let spread = |r: &Run| runqueue_kernel_claims::spread(&r.cpu()) * 100.0;
         let loops = |r: &Run| r.iterations().iter().sum::<u64>() as f64;
         let switches = |r: &Run| r.result.mean(|t| t.switches);
-        c.figure("CPU time spread", "points", spread(o), spread(l), Within::Abs(5.0)).known(UNEXPLAINED);
+        c.figure("CPU time spread", "points", spread(o), spread(l), Within::Abs(5.0)).known_if(version == "6.1", UNEXPLAINED);
         c.figure("loops, all tasks", "", loops(o), loops(l), Within::Rel(0.05)).known_if(version == "6.12", UNEXPLAINED);
         c.figure("switches per task", "", switches(o), switches(l), Within::Rel(0.25));
-        // Under CFS ours balances only periodically here (9 moves, in pairs: a pull and its
-        // return) where 6.1 makes 20; 14 before idle harts balanced at every tick.
-        c.figure("migrations, all tasks", "", migrations(o), migrations(l), Within::Rel(0.5)).known_if(version == "6.1", UNEXPLAINED);
+        c.figure("migrations, all tasks", "", migrations(o), migrations(l), Within::Rel(0.5));
     });
 }
 
@@ -176,7 +183,7 @@ fn hackbench_beside_a_hog() {
 fn cyclictest_fifo_beside_a_fair_load() {
     compare([CFS, EEVDF], "workload=cyclictest", "cyclictest SCHED_FIFO beside 8 fair tasks, 1 hart", |c, version, o, l| {
         let eevdf = (version == "6.12").then_some(TICK_FIRST);
-        latency_above_floor(c, o, l, "cyclic", [30.0, 50.0, 80.0], [Some(TICK_FIRST), eevdf, eevdf]);
+        latency_above_floor(c, o, l, "cyclic", [30.0, 50.0, 80.0], [Some(TICK_FIRST), eevdf, None]);
     });
 }
 
@@ -200,21 +207,32 @@ fn rt_hog_and_the_fair_task_it_starves() {
 /// deadline, so no period gives it more than its reservation and one tick (Linux, with
 /// HRTICK_DL off by default, notices a used-up budget at the next 1 ms tick and takes the
 /// overrun from the next period; ours stops it on time, as HRTICK_DL would). Before the fix
-/// ours gave up to 4 ms in a period. The mean per period within 0.1 ms: the overruns are
-/// paid back.
+/// ours gave up to 4 ms in a period. The mean per period within 0.1 ms.
+///
+/// The mean differs under Linux's default, and the trace shows why: a budget overrun to the
+/// tick moves each job's halfway sleep, so on Linux the job has used its budget up when it
+/// sleeps and wakes past its deadline (throttled, the rest of its work in the next period),
+/// where on ours it sleeps with budget left and wakes before its deadline, when the revised
+/// wakeup rule (`dl_revised_wakeup`) leaves it only what its density allows until the deadline
+/// (periods of 1.03 and 1.36 ms). With HRTICK_DL on, Linux stops the task on time as ours does,
+/// and every figure agrees: the same periods, in the same pattern.
 #[test]
 #[ignore = "needs `make linux`"]
 fn constrained_deadline_task() {
     let args = "workload=deadline wl.period_us=10000 wl.runtime_us=2000 wl.deadline_us=2000 wl.work_pct=190 wl.sleep_us=1000 wl.run_ms=200";
-    compare([CFS, EEVDF], args, "constrained SCHED_DEADLINE task (2 ms per 10 ms, D 2 ms), 1 hart", |c, _, o, l| {
-        let per = |r: &Run| r.cpu_per_period("job0", 10_000_000);
-        let most = |r: &Run| *per(r).iter().max().unwrap() as f64 / 1e6;
-        let mean = |r: &Run| per(r).iter().sum::<u64>() as f64 / per(r).len() as f64 / 1e6;
-        let over = |r: &Run, limit: u64| per(r).iter().filter(|&&ns| ns > limit).count() as f64;
+    let per = |r: &Run| r.cpu_per_period("job0", 10_000_000);
+    let most = |r: &Run| *per(r).iter().max().unwrap() as f64 / 1e6;
+    let mean = |r: &Run| per(r).iter().sum::<u64>() as f64 / per(r).len() as f64 / 1e6;
+    let over = |r: &Run, limit: u64| per(r).iter().filter(|&&ns| ns > limit).count() as f64;
+    let case = "constrained SCHED_DEADLINE task (2 ms per 10 ms, D 2 ms), 1 hart";
+    compare([CFS, EEVDF], args, case, |c, _, o, l| {
         c.figure("periods over the reservation and a tick (3.05 ms)", "", over(o, 3_050_000), over(l, 3_050_000), Within::Abs(0.0));
-        c.figure("mean CPU per period", "ms", mean(o), mean(l), Within::Abs(0.1)).known(UNEXPLAINED);
-        c.figure("most CPU in a period", "ms", most(o), most(l), Within::Abs(0.1))
-            .known("Linux enforces the budget at its tick (HRTICK_DL off), ours on time");
+        c.figure("mean CPU per period", "ms", mean(o), mean(l), Within::Abs(0.1)).known(TICK_BUDGET);
+        c.figure("most CPU in a period", "ms", most(o), most(l), Within::Abs(0.1)).known(TICK_BUDGET);
+    });
+    compare_with([CFS, EEVDF], args, ["cfs.features=HRTICK_DL", "eevdf.features=HRTICK_DL"], case, |c, _, o, l| {
+        c.figure("mean CPU per period", "ms", mean(o), mean(l), Within::Abs(0.1));
+        c.figure("most CPU in a period", "ms", most(o), most(l), Within::Abs(0.1));
     });
 }
 
@@ -229,6 +247,17 @@ fn constrained_deadline_task() {
 fn group_weights_and_a_cap() {
     compare([CFS, EEVDF], "workload=spin wl.tasks=2 wl.run_ms=1000 cgroup=a,b cpu.weight=a:100,b:300", "cpu.weight 100:300, 1 hart", |c, _, o, l| {
         c.figure("group b's CPU share", "points", o.share("spin1"), l.share("spin1"), Within::Abs(2.0));
+    });
+    // Chapter 6a's groups, three loops in a and one in b: the shares as above; the switches of
+    // a loop in a within a fifth (each is a tick that ended its turn). CFS 5.13-6.5 gives a
+    // group's task its share of the period at every level up to the root (`sched_slice` walks
+    // `for_each_sched_entity`), a quarter of 2 ms here, so each turn ends at the next tick; ours
+    // gives it its part of the group's own slice, 2 ms, and it switches half as often (the book
+    // says so beside the experiment). EEVDF's slice is the entity's own request on both.
+    compare([CFS, EEVDF], "workload=spin wl.tasks=4 wl.run_ms=2000 cgroup=a,a,a,b cpu.weight=a:100,b:300", "three in a, one in b, cpu.weight 100:300, 1 hart", |c, version, o, l| {
+        c.figure("group b's CPU share", "points", o.share("spin3"), l.share("spin3"), Within::Abs(2.0));
+        c.figure("spin0's switches", "", o.task("spin0").switches as f64, l.task("spin0").switches as f64, Within::Rel(0.2))
+            .known_if(version == "6.1", "ours gives a group's task its part of the group's slice, not scaled by the group's share");
     });
     compare([CFS, EEVDF], "workload=spin wl.tasks=1 wl.run_ms=500 cgroup=a cpu.max=a:20000/100000", "cpu.max 20 ms per 100 ms, 1 hart", |c, _, o, l| {
         let used = |r: &Run| r.task("spin0").cpu_ns as f64 / 1e6;
