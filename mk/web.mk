@@ -89,7 +89,7 @@ define install-web-site
 	rm -rf $(WEB_SITE) && mkdir -p $(WEB_SITE)/vendor $(WEB_SITE)/pkg
 	cp -r book/widget $(WEB_SITE)/widget
 	cp -r book/i18n $(WEB_SITE)/i18n
-	rm -f $(WEB_SITE)/widget/*.test.mjs $(WEB_SITE)/i18n/*.test.mjs
+	rm -rf $(WEB_SITE)/widget/*.test.mjs $(WEB_SITE)/widget/testdata $(WEB_SITE)/i18n/*.test.mjs
 	cp $(foreach w,$(PAGE_WASMS),$(WEB_PKG)/$(w).js $(WEB_PKG)/$(w)_bg.wasm) $(WEB_SITE)/pkg/
 	cp $(WEB_DIR)/node_modules/@xterm/xterm/lib/xterm.mjs $(WEB_DIR)/node_modules/@xterm/xterm/css/xterm.css \
 	   $(WEB_DIR)/node_modules/chart.js/dist/chart.umd.min.js $(WEB_SITE)/vendor/

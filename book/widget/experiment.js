@@ -10,6 +10,7 @@ import { BOOK_KERNEL, isLinux, linuxArgs, linuxKernel, loadLinux } from "./kerne
 import { loadLibraries } from "./libs.js";
 import { OverlayChart } from "./overlay.js";
 import { RunPane } from "./pane.js";
+import { SchedulerExercise } from "./scheduler-exercise.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const T = stringsFor(pageLang());
@@ -222,8 +223,9 @@ export class Experiment {
     this.resultBtn.onclick = () => this.downloadResult();
     this.traceBtn.onclick = () => this.downloadTrace();
     this.ftraceBtn.onclick = () => this.downloadFtrace();
+    this.exercise = new SchedulerExercise();
     const bar = el("div", { class: "rq-buttons", role: "group", "aria-label": T.runControls },
-      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.freezeBtn, this.resultBtn, this.traceBtn, this.ftraceBtn);
+      this.runBtn, this.pauseBtn, this.stepBtn, this.resetBtn, labelled(T.speed, this.speedSel), this.freezeBtn, this.resultBtn, this.traceBtn, this.ftraceBtn, this.exercise.button);
 
     this.status = el("p", { class: "rq-status", role: "status" });
     this.alertText = el("span");
@@ -233,7 +235,7 @@ export class Experiment {
     this.alertBox.hidden = true;
     this.panesBox = el("div", { class: "rq-panes" });
     this.overlayBox = el("div", { class: "rq-overlay-box" });
-    this.host.append(this.form, bar, this.status, this.alertBox, this.panesBox, this.overlayBox);
+    this.host.append(this.form, bar, this.status, this.alertBox, this.panesBox, this.exercise.box, this.overlayBox);
     this.buildTunables();
     this.refresh();
   }
@@ -531,6 +533,7 @@ export class Experiment {
     // A run without trace events (trace=off) has nothing for Perfetto.
     this.traceBtn.disabled = !panes.some((p) => p.hasTrace());
     this.ftraceBtn.disabled = this.traceBtn.disabled;
+    this.exercise.offer(panes);
     const kernel = this.customElf && !isLinux(this.kernelName) ? T.yourKernel(this.customElf.name) : this.kernelLabel(this.kernelName);
     this.status.textContent = panes.length ? panes.map((p) => `${p.heading.textContent}: ${describe(p)}`).join(" · ") + ` (${kernel})` : "";
     const errors = panes.filter((p) => p.error).map((p) => `${p.heading.textContent}: ${p.error}`);

@@ -2,6 +2,12 @@
 // translation is a failing unit test rather than an English word on a Chinese page. Values are
 // strings or functions of the named parts that vary. Pure (no DOM), also loaded by the Worker.
 
+// The policies' figures by name, for the exercise's reasons ("the lower vruntime").
+const EN_KEYS = { vr: "vruntime", vd: "virtual deadline", lvl: "level (0 is the top queue)", pred: "predicted burst", prio: "priority", dl: "deadline", pass: "pass", evt: "effective virtual time", expired: "expired flag" };
+const ZH_KEYS = { vr: "虚拟运行时间", vd: "虚拟截止时间", lvl: "级别编号（0 是最高的队列）", pred: "预测的 CPU 突发长度", prio: "优先级", dl: "截止时间", pass: "pass 值", evt: "有效虚拟时间", expired: "过期标志" };
+const exKeyName = (key) => EN_KEYS[key] ?? key;
+const zhKeyName = (key) => ZH_KEYS[key] ?? key;
+
 const en = {
   printNote: (args) => `Interactive experiment (${args}): open this chapter in a browser to run it.`,
   cannotStart: (why) => `This experiment cannot start: ${why}`,
@@ -68,6 +74,35 @@ const en = {
   notEligible: "not eligible",
   yieldSkip: "(just yielded: passed over once if the next is within wakeup_granularity)",
   blockedList: (names) => `Blocked or sleeping: ${names}`,
+
+  exOpen: "Be the scheduler",
+  exOpenHelp: "Replay the finished run decision by decision: you pick the task each hart runs next",
+  exTitle: (run) => `Be the scheduler (${run})`,
+  exIntro: "The run is replayed up to each moment the kernel chose a task from a run queue holding two or more. Pick the task you think it ran next on the hart named; the lanes show the run so far. The page checks your pick against the kernel's and says what decided.",
+  exShowFigures: "Show the policy's figures (vruntime, level, deadline, when each task joined the queue)",
+  exClose: "Close the exercise",
+  exNone: "This run has no decision to play: its run queue never held two tasks when a hart chose. Try more tasks or more harts.",
+  exPrompt: (n, total, ms, hart) => `Decision ${n} of ${total}, at ${ms} ms: which task does hart ${hart} run next?`,
+  exOthers: (list) => `Meanwhile ${list}.`,
+  exChoices: (hart) => `Tasks hart ${hart} can run`,
+  exYourPick: "(your pick)",
+  exKernelPick: "(the kernel's pick)",
+  exQueuedAt: (ms) => `queued at ${ms} ms`,
+  exRight: (name) => `Right: the kernel ran ${name}.`,
+  exWrong: (name) => `Not this one: the kernel ran ${name}.`,
+  exWhyClass: (k, kcls, y, ycls) => `${k} is in the ${kcls} class, which runs before ${y}'s ${ycls} class.`,
+  exWhyIneligible: (k, y) => `${y} is not eligible (its lag is negative: it has had more than its share) and ${k} is; EEVDF runs an eligible task while there is one.`,
+  exWhyYielded: (k, y) => `${y} has just yielded: CFS passes over it once for the next task, ${k}.`,
+  exWhyKey: (k, y, key, better, kv, yv) => `${k} has the ${better} ${exKeyName(key)}: ${key}=${kv} against ${key}=${yv} for ${y}, and the policy runs the ${better} first.`,
+  exLower: "lower",
+  exHigher: "higher",
+  exWhyOrder: (k, y, ks, ys) => `${k} joined the queue first (at ${ks} ms; ${y} at ${ys} ms), and this policy runs its queue in order: a task that yields, uses up its slice or is preempted goes to the back.`,
+  exWhyTie: (k, y, ks, ys) => `${k} and ${y} tie on the policy's figures, and ${k} joined the queue first (at ${ks} ms; ${y} at ${ys} ms).`,
+  exQueueOrder: (hart) => `The queue hart ${hart} chose from, in the kernel's order`,
+  exNext: "Next decision",
+  exFinish: "See the score",
+  exScore: (right, total, percent) => `You picked as the kernel did ${right} times out of ${total} (${percent} %).`,
+  exAgain: "Play again",
 
   ignored: (list) => `Some settings were ignored: ${list}.`,
   dataUnknown: (key, value, names) => `data-${key}="${value}" is unknown; choose one of ${names}`,
@@ -274,6 +309,35 @@ const zh = {
   notEligible: "不合格",
   yieldSkip: "（刚让出 CPU：若下一个任务与它相差不超过 wakeup_granularity，会被跳过一次）",
   blockedList: (names) => `阻塞或睡眠：${names}`,
+
+  exOpen: "当一回调度器",
+  exOpenHelp: "逐个决策重放已结束的运行：由你选出每个硬件线程接下来运行的任务",
+  exTitle: (run) => `当一回调度器（${run}）`,
+  exIntro: "运行被重放到内核每一次从含有两个或更多任务的运行队列中选出任务的时刻。选出你认为内核接下来在所示硬件线程上运行的任务；泳道显示到此为止的运行。页面把你的选择与内核的选择对照，并说明是什么决定了它。",
+  exShowFigures: "显示策略的数值（虚拟运行时间、级别、截止时间、每个任务进入队列的时刻）",
+  exClose: "关闭练习",
+  exNone: "这次运行没有可练习的决策：硬件线程选择任务时，运行队列中从未有两个任务。试试更多任务或更多硬件线程。",
+  exPrompt: (n, total, ms, hart) => `第 ${n} 个决策（共 ${total} 个），${ms} ms：硬件线程 ${hart} 接下来运行哪个任务？`,
+  exOthers: (list) => `此时${list}。`,
+  exChoices: (hart) => `硬件线程 ${hart} 可以运行的任务`,
+  exYourPick: "（你的选择）",
+  exKernelPick: "（内核的选择）",
+  exQueuedAt: (ms) => `${ms} ms 进入队列`,
+  exRight: (name) => `正确：内核运行了 ${name}。`,
+  exWrong: (name) => `不是这个：内核运行了 ${name}。`,
+  exWhyClass: (k, kcls, y, ycls) => `${k} 属于 ${kcls} 调度类，它排在 ${y} 所属的 ${ycls} 调度类之前运行。`,
+  exWhyIneligible: (k, y) => `${y} 不合格（它的滞后量为负：已经得到多于它应得的份额），而 ${k} 合格；只要有合格的任务，EEVDF 就运行合格的任务。`,
+  exWhyYielded: (k, y) => `${y} 刚让出 CPU：CFS 跳过它一次，运行下一个任务 ${k}。`,
+  exWhyKey: (k, y, key, better, kv, yv) => `${k} 的${zhKeyName(key)}更${better}：${key}=${kv}，而 ${y} 的是 ${key}=${yv}；这个策略先运行更${better}的。`,
+  exLower: "小",
+  exHigher: "大",
+  exWhyOrder: (k, y, ks, ys) => `${k} 先进入队列（${ks} ms；${y} 在 ${ys} ms），而这个策略按队列顺序运行：让出 CPU、用完时间片或被抢占的任务排到队尾。`,
+  exWhyTie: (k, y, ks, ys) => `${k} 与 ${y} 的策略数值相同，而 ${k} 先进入队列（${ks} ms；${y} 在 ${ys} ms）。`,
+  exQueueOrder: (hart) => `硬件线程 ${hart} 从中选择的队列，按内核的顺序`,
+  exNext: "下一个决策",
+  exFinish: "查看得分",
+  exScore: (right, total, percent) => `你有 ${right} 次与内核的选择相同，共 ${total} 次（${percent}%）。`,
+  exAgain: "再玩一次",
 
   ignored: (list) => `部分设置被忽略：${list}。`,
   dataUnknown: (key, value, names) => `data-${key}="${value}" 未知；可选：${names}`,

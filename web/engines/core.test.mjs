@@ -1,6 +1,7 @@
 // The browser suite's core in the engine RQ_ENGINE names (firefox or webkit; drivers.mjs):
 // every chapter's first experiment to its RESULT, byte for byte the native CLI's; the compiled
-// tier's console and trace against the CLI's; grading in the page; the downloads. Chromium runs
+// tier's console and trace against the CLI's; Linux booted in the page, against the CLI's;
+// grading in the page; the homework fields' checks; the downloads. Chromium runs
 // the whole suite (web/tests/); this keeps the page honest in Firefox and in Safari's engine
 // family. Needs a built site (`make book`); `make test-engines` runs it in both.
 
@@ -77,6 +78,34 @@ async function benchResult() {
   return globalThis.benchResult;
 }
 
+/**
+ * Checks each homework field of the page with the key's answer (read from its fold), then with
+ * `wrong(answer)`'s: [{key, wrong}] of the fields' verdicts (`data-verdict`).
+ */
+async function checkHomework() {
+  const until = async (ok, what) => {
+    for (const t0 = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() - t0 > 30_000) throw new Error(`timed out waiting for ${what}`);
+    }
+  };
+  await until(() => globalThis.runqueueHomework?.forms.length > 0, "the homework fields");
+  const wrong = (a) => (a.kind === "number" ? String(a.value + 10 * Math.max(a.abs, 1) + 10 * Math.abs(a.value))
+    : a.kind === "choice" ? a.choices.find((c) => c !== a.value) : [...a.value].reverse().join(", "));
+  const check = async (form, text) => {
+    form.dataset.verdict = "";
+    form.querySelector("input").value = text;
+    form.requestSubmit();
+    await until(() => form.dataset.verdict, "a verdict");
+    return form.dataset.verdict;
+  };
+  const verdicts = [];
+  for (const form of runqueueHomework.forms) {
+    const key = form.closest("li").querySelector("details strong").textContent;
+    verdicts.push({ key: await check(form, key), wrong: await check(form, wrong(JSON.parse(form.dataset.answer))) });
+  }
+  return verdicts;
+}
+
 /** Drops a file with `base64` bytes on the grading widget and waits for its verdict. */
 async function dropAndGrade(name, base64) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -120,6 +149,24 @@ test(`${ENGINE}: the compiled tier gives the native console and trace, byte for 
   const native = nativeRun(args);
   sameBytes(r.console, native.console, "console");
   sameBytes(r.trace, native.chrome, "Chrome trace");
+});
+
+test(`${ENGINE}: Linux 6.12 boots in the page and prints the CLI's console and ftrace, byte for byte`, async () => {
+  const args = "workload=fairness-unequal smp=2";
+  await browser.goto(`${base}runqueue/widget/bench.html?${new URLSearchParams({ kernel: "linux-6.12", args, max: "5000000000", trace: "ftrace" })}`);
+  const r = await browser.call(benchResult);
+  assert.equal(r.error, undefined, r.error);
+  assert.equal(r.exitCode, 0);
+  const native = nativeRun(args, 5e9, "linux-6.12");
+  sameBytes(r.console, native.console, "console");
+  sameBytes(r.trace, native.ftrace, "ftrace");
+});
+
+test(`${ENGINE}: the homework fields check the key's answers as right and others as not yet`, async () => {
+  await browser.goto(`${base}chapters/04-sjf.html`);
+  const verdicts = await browser.call(checkHomework);
+  assert.ok(verdicts.length >= 3, `${verdicts.length} fields`);
+  assert.deepEqual(verdicts, verdicts.map(() => ({ key: "right", wrong: "not-yet" })));
 });
 
 test(`${ENGINE}: grading in the page gives the CLI's table and results.json`, async () => {

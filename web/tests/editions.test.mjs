@@ -1,6 +1,6 @@
 // End-to-end tests of both editions in Chromium: every chapter page, in English and in Chinese,
 // runs its first experiment to the RESULT line the build got for the same command line (the
-// figures the prose quotes), with no console errors and no axe violations (the back matter,
+// figures the prose quotes; a pane on Linux, the CLI's run of it), with no console errors and no axe violations (the back matter,
 // which runs nothing, only the latter two);
 // the language switcher keeps the chapter; the Chinese search finds a chapter 6 term and
 // leads there. Needs a built site (`make book`).
@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SITE, start } from "../browser.mjs";
+import { nativeRun, sameBytes } from "../native.mjs";
 import { axe, finished, open, ready } from "../pages.mjs";
 import { STRINGS } from "../../book/widget/strings.js";
 import { targetDir } from "../../scripts/target-dir.mjs";
@@ -56,11 +57,19 @@ for (const { lang, prefix } of EDITIONS) {
         const first = page.locator(".rq-widget").first();
         await first.getByRole("button", { name: T.run, exact: true }).click();
         await finished(page, 0);
-        const panes = await page.evaluate(() => runqueue.experiments[0].panes.map((p) => ({ state: p.state, error: p.error, result: p.result })));
+        const panes = await page.evaluate(() => {
+          const x = runqueue.experiments[0];
+          return x.panes.map((p, i) => ({ state: p.state, error: p.error, result: p.result, bootargs: p.bootargs, kernel: x.kernels()[i] }));
+        });
         for (const p of panes) {
           assert.equal(p.error, null);
           assert.equal(p.state, "done");
           const result = JSON.parse(p.result);
+          if (p.kernel !== "runqueue") {
+            // A pane on Linux: the CLI's run of Linux on the same words.
+            sameBytes(`${p.result}\n`, nativeRun(p.bootargs, 5e9, p.kernel).json, `${p.kernel}'s RESULT of ${p.bootargs}`);
+            continue;
+          }
           // The prose quotes the build's run of this very command line: the page must agree.
           assert.deepEqual(result, built[result.args], `the page's run of "${result.args}" differs from the build's`);
         }

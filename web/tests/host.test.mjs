@@ -24,7 +24,10 @@ test("a run on a modelled host is byte-identical in the page and natively", asyn
   await ready(page);
   const w = page.locator(".rq-widget").nth(1);
   await w.getByText("Tunables", { exact: true }).click();
-  assert.ok(await w.locator("fieldset.rq-host").getByLabel("host.vcpu", { exact: true }).isVisible(), "the host's knobs sit in their own group");
+  // The fields are made when the box opens (the toggle event): wait for them, then look.
+  const vcpu = w.locator("fieldset.rq-host").getByLabel("host.vcpu", { exact: true });
+  await vcpu.waitFor({ state: "visible", timeout: 5000 }).catch(() => {});
+  assert.ok(await vcpu.isVisible(), "the host's knobs sit in their own group");
   await w.getByRole("button", { name: "Run", exact: true }).click();
   await finished(page, 1);
   const p = await page.evaluate(() => {
