@@ -17,7 +17,7 @@ import { STRINGS } from "../widget/strings.js";
 const run = promisify(execFile);
 
 /** The chapters with a generator, and the seed and level the book shows. */
-export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "rt"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
+export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "rt"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
 
 const ZH = {
   "level-easy": "简单",
@@ -27,6 +27,7 @@ const ZH = {
   "questions-title": "问题",
   "schedule-title": "内核的调度",
   "command-line": "内核的命令行：{args}。其中的到达时间比表中晚 {lead} ms：内核的调度器在工作负载的时钟开始后这么久才启动，题目的时间 0 就是这一刻，即第一个时钟节拍。",
+  "command-line-start": "内核的命令行：{args}。内核的调度器在工作负载的时钟开始后 {lead} ms 才启动，题目的时间 0 就是这一刻，即第一个时钟节拍。",
   stint: "{from}-{to} ms：{task} 在硬件线程 {hart} 上（{why}）",
   "why-preempt": "被抢占",
   "why-yield": "主动让出",
@@ -38,6 +39,11 @@ const ZH = {
   "col-burst": "所需 CPU 时间（ms）",
   "col-prio": "优先级",
   "fair-class": "公平调度类（CFS）",
+  "col-nice": "nice 值",
+  "col-weight": "权重",
+  "col-start-vruntime": "起始 vruntime（ms）",
+  "col-tickets": "彩票数",
+  "col-stride": "步长",
   "tolerance-time": "（单位 ms；与内核的值相差不超过 {abs} ms 或 {rel} %（取较大者）即算正确）",
   "tolerance-exact": "（须完全一致）",
   "tolerance-number": "（相差不超过 {abs} {unit} 即算正确）",
@@ -59,8 +65,17 @@ const ZH = {
   "rule-rt-fifo": "SCHED_FIFO：实时任务一直运行到完成或被更高优先级抢占；同一优先级的任务按到达顺序轮流。",
   "rule-rt-rr": "量子为 {q} ms 的 SCHED_RR：用完量子（跨轮累计，直到用完）的任务，若同优先级有其他任务在等待，就排到该优先级队列的队尾，并获得新的量子；被更高优先级抢占的任务保留剩余的量子。",
   "rule-rt-fair": "公平任务只在没有可运行的实时任务时运行；实时任务到达时立即抢占它，它在公平队列的队尾等待。",
+  "rule-busy-machine": "一个硬件线程；每 1 ms 一个时钟节拍（0、1、2……ms）。任务在 0 之前按表中顺序创建，第一个运行的任务从 0 开始运行。",
+  "rule-cfs-vruntime": "运行 d ms 使任务的 vruntime 增加 d × 1024 / 权重 ms（权重是 Linux 为其 nice 值规定的）。新任务从 min_vruntime 加上它在虚拟时间中的时间片开始（START_DEBIT）：表中给出了每个任务的起始值。",
+  "rule-cfs-slice": "任务的时间片是周期 sched_latency = 6 ms（不超过 8 个任务时）中按其权重所占的部分：6 ms × 其权重 / {total}（全部 {n} 个任务的权重之和），且不少于 sched_min_granularity，即 0.75 ms。",
+  "rule-cfs-tick": "vruntime 最小的任务运行（相等时表中靠前者优先）。只在时钟节拍时换任务：每个节拍更新正在运行任务的 vruntime；若它在本轮运行的时间超过了它的时间片，或它的 vruntime 比等待中最小的 vruntime 大出超过它的时间片，它就被抢占（check_preempt_tick）。之后 vruntime 最小的任务运行；被抢占的任务排在 vruntime 与它相等的任务之后。",
+  "rule-cfs-hair": "从节拍开始的一轮在节拍后几十 µs 才开始（切换），所以 n ms 后的节拍时任务运行的时间比 n ms 少约 0.06 ms，它的 vruntime 也比 n × 1024 / 权重 ms 少增加这么多。题目只问不受这种细微差别影响的轮次。",
+  "rule-stride": "步长调度：任务的步长是 {stride1} / 其彩票数，向下取整（即表中的值），它的 pass 从它的步长开始。每个 {q} ms 的量子（从节拍到节拍）由 pass 最小的任务运行（pass 相等时，等待最久的先运行：一开始按表中顺序）；量子结束时它的 pass 增加其步长 × 它得到的 CPU 时间 / {q} ms，即一个完整量子增加一个步长。若它的 pass 仍是最小的，下一个量子仍由它运行。",
+  "rule-stride-hair": "以切换开始的量子在节拍后几十 µs 才开始，所以这个量子里任务的 pass 增加得比它的步长略少。题目只问不受这种细微差别影响的量子。",
   "setup-jobs": "这些任务在 {policy} 下运行。每个任务需要 CPU 运行其突发时间，然后退出；都不睡眠。",
   "setup-rt": "这些任务在一个硬件线程上运行，大多有实时优先级，也许有一个属于公平调度类。每个任务需要 CPU 运行其突发时间，然后退出；都不睡眠。",
+  "setup-cfs": "这 {n} 个任务在 CFS（sched=cfs，Linux 的默认参数）下运行。每个任务一直忙碌、从不睡眠，持续 {run} ms；之后它在下一次查看时钟时退出（它自己每用 1 ms CPU 查看一次）。",
+  "setup-stride": "这 {n} 个任务在步长调度（sched=stride）下运行，各自持有表中的彩票数。每个任务一直忙碌、从不睡眠，持续 {run} ms；之后它在下一次查看时钟时退出（它自己每用 1 ms CPU 查看一次）。",
   "policy-fifo": "FIFO（先进先出）",
   "policy-rr": "时间片轮转",
   "policy-sjf": "SJF（最短作业优先，非抢占）",
@@ -74,6 +89,11 @@ const ZH = {
   "q-avg-response": "所有任务的平均响应时间是多少？",
   "q-level": "{t} ms 时 {task} 在第几级？",
   "q-reaches": "{task} 何时到达第 {level} 级？",
+  "q-share": "在 {run} ms 的运行中，{task} 占所有任务 CPU 时间的多少？",
+  "q-first-run": "{task} 何时第一次运行？",
+  "q-first-turn": "{task} 的第一轮运行持续多久？",
+  "q-growth": "在从 {from} 到 {to} ms 的这一轮中，按内核的计数 {task} 运行了 {ran} ms。这一轮中它的 vruntime 增加了多少？",
+  "q-pass-growth": "在从 {from} 到 {to} ms 的这一轮中，按内核的计数 {task} 运行了 {ran} ms。这一轮中它的 pass 增加了多少？",
   "s-finished": "{task} 在 {t} ms 完成。",
   "s-turnaround": "{task} 在 {arrive} ms 到达，在 {finish} ms 完成：{finish} - {arrive} = {value} ms。",
   "s-response": "{task} 在 {arrive} ms 到达，在 {first} ms 第一次运行：{first} - {arrive} = {value} ms。",
@@ -81,6 +101,13 @@ const ZH = {
   "s-average": "({terms}) / {n} = {value} ms。",
   "s-level": "{task} 依次移到的级别：{moves}；{t} ms 时它在第 {level} 级。",
   "s-reaches": "{task} 在 {t} ms 移到第 {level} 级。",
+  "s-share": "所有任务共运行了 {total} ms，其中 {task} 运行了 {cpu} ms：{value} %。",
+  "s-share-weight": "按权重它的份额是 {weight} / {sum} = {ideal} %。",
+  "s-growth": "{task} 的 vruntime 从 {before} 变为 {after} ms：{ran} × {nice0} / {weight} = {value} ms。",
+  "s-share-tickets": "按彩票它的份额是 {tickets} / {sum} = {ideal} %。",
+  "s-pass-growth": "{task} 的 pass 从 {before} 变为 {after}：{stride} × {ran} / {q} = {value}。",
+  "s-first-run": "{task} 在 {t} ms 第一次运行。",
+  "s-first-turn": "{task} 的第一轮从 {from} 运行到 {to} ms：{value} ms。",
 };
 
 /** Parts that are English words the CLI already worded (policy names, why a stint ended). */

@@ -13,6 +13,9 @@
 //! a hair less than n ms, so the limit ends the turn one tick later. Those hairs are counted
 //! here as `Dur`'s `eps`; where one would decide a tie that the rules do not, no schedule.
 
+pub mod cfs;
+pub mod stride;
+
 use alloc::vec::Vec;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,6 +62,8 @@ pub enum Unit {
     Ms,
     /// Plain counts, levels, harts.
     Count,
+    /// A share, in percent.
+    Percent,
 }
 
 impl Unit {
@@ -69,11 +71,12 @@ impl Unit {
         match self {
             Unit::Ms => "ms",
             Unit::Count => "",
+            Unit::Percent => "%",
         }
     }
 
     fn from_name(name: &str) -> Option<Unit> {
-        [Unit::Ms, Unit::Count].into_iter().find(|u| u.name() == name)
+        [Unit::Ms, Unit::Count, Unit::Percent].into_iter().find(|u| u.name() == name)
     }
 }
 
@@ -161,7 +164,7 @@ impl Answer {
         match string("kind")?.as_str() {
             "number" => {
                 let unit = string("unit")?;
-                let unit = Unit::from_name(&unit).ok_or_else(|| format!("the answer's unit \"{unit}\" is not ms or none"))?;
+                let unit = Unit::from_name(&unit).ok_or_else(|| format!("the answer's unit \"{unit}\" is not ms, % or none"))?;
                 let decimals = field("decimals")?.as_u64().filter(|d| *d <= 9).ok_or("the answer's \"decimals\" is not a count from 0 to 9")? as usize;
                 let tol = Tolerance { abs: number("abs")?, rel: number("rel")? };
                 Ok(Answer::Number { value: number("value")?, decimals, unit, tol })
@@ -265,9 +268,11 @@ impl Problem {
         self.schedule.iter().map(|(s, name)| msg!("stint", from = ms(s.from), to = ms(s.to), task = name, hart = s.hart, why = why(&s.why).english())).collect()
     }
 
-    /// The kernel's command line, and how its arrivals differ from the table's.
+    /// The kernel's command line, and how its arrivals (if it names any) differ from the
+    /// table's.
     pub fn command_line(&self) -> Message {
-        msg!("command-line", args = format!("`{}`", self.args), lead = ms(self.lead_us * 1000))
+        let (args, lead) = (format!("`{}`", self.args), ms(self.lead_us * 1000));
+        if self.args.contains(crate::chapters::ARRIVALS) { msg!("command-line", args = args, lead = lead) } else { msg!("command-line-start", args = args, lead = lead) }
     }
 
     pub fn to_json(&self) -> Value {
@@ -350,6 +355,7 @@ mod tests {
         let answers = [
             Answer::time(8_620_000, Tolerance { abs: 0.5, rel: 0.03 }),
             Answer::Number { value: 2.0, decimals: 0, unit: Unit::Count, tol: Tolerance { abs: 0.0, rel: 0.0 } },
+            Answer::Number { value: 32.7, decimals: 1, unit: Unit::Percent, tol: Tolerance { abs: 2.0, rel: 0.0 } },
             Answer::Choice { value: "job1".into(), choices: vec!["job0".into(), "job1".into()] },
             Answer::Order { value: vec!["job2".into(), "job0".into(), "job1".into()] },
         ];

@@ -27,11 +27,14 @@ pub struct Rng(u64);
 
 impl Rng {
     /// The stream of one problem: everything that tells problems apart is mixed into the state.
+    /// Each part goes through the whole mix before the next comes in: with the state only
+    /// advanced between parts, XOR and addition let neighbours trade bits (seed 1's first draw
+    /// was seed 2's retry), and classmates got the same problem.
     pub fn new(parts: &[u64]) -> Rng {
         let mut rng = Rng(0x6a09_e667_f3bc_c909);
         for &p in parts {
             rng.0 ^= p;
-            rng.next_u64();
+            rng.0 = rng.next_u64();
         }
         rng
     }
@@ -85,6 +88,20 @@ mod tests {
         // Pinned: the page and the CLI must agree on it forever, or an instructor's regenerated
         // problems would not be the student's.
         assert_eq!(seed_of("Ada Lovelace"), 526_076_766);
+    }
+
+    #[test]
+    fn neighbouring_seeds_and_retries_get_streams_of_their_own() {
+        let mut seen = alloc::collections::BTreeSet::new();
+        for chapter in 0..8 {
+            for level in 0..3 {
+                for seed in 0..64 {
+                    for attempt in 0..24 {
+                        assert!(seen.insert(Rng::new(&[chapter, level, seed, attempt]).next_u64()), "{chapter} {level} {seed} {attempt}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

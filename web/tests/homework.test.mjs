@@ -14,13 +14,15 @@ import { STRINGS } from "../../book/widget/strings.js";
 import { wrong } from "./homework-answers.mjs";
 
 const SJF = "chapters/04-sjf.html";
+// The chapters of busy tasks, whose shares are answered in percent.
+const BUSY = ["chapters/05a-lottery-stride.html", "chapters/06-cfs.html"];
 const EN = STRINGS.en;
 const ZH = STRINGS["zh-CN"];
 const WASM = /runqueue_homework_wasm/;
 
 let site;
 before(async () => {
-  for (const page of [SJF, `zh-CN/${SJF}`]) {
+  for (const page of [SJF, `zh-CN/${SJF}`, ...BUSY]) {
     if (!existsSync(join(SITE, page))) throw new Error(`${page} is not in the built book: run make book`);
   }
   site = await start();
@@ -124,6 +126,23 @@ test("progress comes back on reload, goes out as a file, and comes back from it;
   }
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("the busy tasks' chapters check every key's answer as right and another as not yet, a share typed with its % too", async () => {
+  for (const path of BUSY) {
+    const { page, errors } = await openHomework(path);
+    const qs = await questions(page);
+    assert.ok(qs.length >= 4, `${path}: ${qs.length} questions`);
+    const share = qs.findIndex((q) => q.answer.unit === "%") + 1;
+    assert.ok(share > 0, `${path}: a share in percent`);
+    for (const [i, q] of qs.entries()) {
+      assert.equal(await answer(page, EN, i + 1, q.key), EN.hwRight, `${path} ${q.id}: the key's ${q.key}`);
+      assert.equal(await answer(page, EN, i + 1, wrong(q)), EN.hwNotYet, `${path} ${q.id}: ${wrong(q)} against ${q.key}`);
+    }
+    assert.equal(await answer(page, EN, share, `${qs[share - 1].key} %`), EN.hwRight, `${path}: the share with its %`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });
 
 test("the Chinese page checks in Chinese, with progress of its own", async () => {

@@ -75,6 +75,27 @@ fn kernel_answer(q: &Question, result: &RunResult, events: &[Event]) -> String {
             let (tid, level) = (task(part(q, "task")).tid, part(q, "level").parse::<i64>().unwrap());
             ms(events.iter().find(|e| e.tid == tid && e.kind == Kind::State && e.num("lvl") == Some(level)).unwrap().time_ns)
         }
+        "share" => {
+            let total: u64 = result.tasks.iter().map(|t| t.cpu_ns).sum();
+            format!("{:.1}", task(part(q, "task")).cpu_ns as f64 * 100.0 / total as f64)
+        }
+        "vruntime-growth" | "pass-growth" => {
+            // The task's turn that ended at `to`: its `out` event's vr (pass) less its `in` event's.
+            let tid = task(part(q, "task")).tid;
+            let mine: Vec<&Event> = events.iter().filter(|e| e.tid == tid && matches!(e.kind, Kind::In | Kind::Out)).collect();
+            let to = ns_of_ms(part(q, "to"));
+            let out = mine.iter().position(|e| e.kind == Kind::Out && e.time_ns.abs_diff(to) <= 5_000).unwrap_or_else(|| panic!("no turn of {} ends at {to}", part(q, "task")));
+            assert_eq!(mine[out - 1].kind, Kind::In);
+            let key = if q.slot == "pass-growth" { "pass" } else { "vr" };
+            let grew = mine[out].num(key).unwrap() - mine[out - 1].num(key).unwrap();
+            if key == "pass" { grew.to_string() } else { format!("{:.3}", grew as f64 / 1e6) }
+        }
+        "first-run" | "first-turn" => {
+            let tid = task(part(q, "task")).tid;
+            let from = events.iter().find(|e| e.tid == tid && e.kind == Kind::In).unwrap().time_ns;
+            let to = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out).unwrap().time_ns;
+            ms(if q.slot == "first-run" { from } else { to - from })
+        }
         other => panic!("no check for the question {other}"),
     }
 }
@@ -164,7 +185,7 @@ fn assert_refused(args: &[&str], code: i32, needle: &str) {
 
 #[test]
 fn bad_input_is_refused_clearly() {
-    assert_refused(&["homework", "--chapter", "lottery", "--seed", "1"], 125, "unknown chapter 'lottery': choose one of fifo-rr, sjf, mlfq, rt");
+    assert_refused(&["homework", "--chapter", "eevdf", "--seed", "1"], 125, "unknown chapter 'eevdf': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, rt");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "abc"], 2, "invalid value 'abc' for '--seed <SEED>'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "-3"], 2, "unexpected argument '-3'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--level", "expert"], 125, "unknown level 'expert'");
@@ -175,9 +196,12 @@ fn bad_input_is_refused_clearly() {
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--student", "Ada"], 2, "cannot be used with");
 }
 
-/// How far a value printed to two decimals may be from the exact one (half its last digit, and
-/// the four decimals a bound is written with).
-const PRINTED: f64 = 0.0051;
+/// How far a number printed as `answer` prints it may be from the exact one (half its last
+/// digit, and the four decimals a bound is written with).
+fn printed(answer: &Answer) -> f64 {
+    let Answer::Number { decimals, .. } = answer else { return 0.0 };
+    0.5 / 10f64.powi(*decimals as i32) + 1e-4
+}
 
 /// One answer field of a bank, as the platform would read it.
 #[derive(Debug, PartialEq)]
@@ -309,7 +333,7 @@ fn the_question_banks_hold_the_kernels_answers() {
                     Answer::Number { .. } => {
                         let (low, high): (f64, f64) = (value("vargte").unwrap().parse().unwrap(), value("varlte").unwrap().parse().unwrap());
                         // The range is centred on the kernel's exact value, `varequal` is it as printed.
-                        assert!((value("varequal").unwrap().parse::<f64>().unwrap() - (low + high) / 2.0).abs() <= PRINTED, "{ident}");
+                        assert!((value("varequal").unwrap().parse::<f64>().unwrap() - (low + high) / 2.0).abs() <= printed(&q.answer), "{ident}");
                         Field::Number((low + high) / 2.0, (high - low) / 2.0)
                     }
                     Answer::Choice { .. } => {
@@ -323,7 +347,7 @@ fn the_question_banks_hold_the_kernels_answers() {
                 };
                 let want = expected_field(q, &result, &events);
                 if let (Field::Number(v, m), Field::Number(wv, wm)) = (&got, &want) {
-                    assert!((v - wv).abs() <= PRINTED && (m - wm).abs() < 1e-3, "{ident}: QTI range {v} ± {m}, the kernel {wv} ± {wm}");
+                    assert!((v - wv).abs() <= printed(&q.answer) && (m - wm).abs() < 1e-3, "{ident}: QTI range {v} ± {m}, the kernel {wv} ± {wm}");
                 } else {
                     assert_eq!(got, want, "{ident}");
                 }

@@ -3,10 +3,13 @@
 //! helpers here are the questions several chapters ask and the checks that a run answers them
 //! clearly.
 
+mod busy;
+mod cfs;
 mod fifo_rr;
 mod mlfq;
 mod rt;
 mod sjf;
+mod stride;
 
 use crate::message::Message;
 use crate::problem::{Answer, Cell, Question, Table, Tolerance, Unit};
@@ -35,7 +38,7 @@ pub struct Chapter {
 /// A chapter's questions about the kernel's run of a draft.
 pub type Ask = fn(Level, &Draft, &Run, &mut Rng) -> Result<Vec<Question>, Ambiguous>;
 
-pub const CHAPTERS: &[Chapter] = &[fifo_rr::CHAPTER, sjf::CHAPTER, mlfq::CHAPTER, rt::CHAPTER];
+pub const CHAPTERS: &[Chapter] = &[fifo_rr::CHAPTER, sjf::CHAPTER, mlfq::CHAPTER, stride::CHAPTER, cfs::CHAPTER, rt::CHAPTER];
 
 impl Chapter {
     /// The chapter a name or alias means.
