@@ -1,5 +1,5 @@
 // A student's own problem, drawn in the page (book/widget/homework.js, homework-worker.js): for a
-// few names and two chapters, the problem the page makes, running the kernel in its emulator, is
+// few names and every chapter with a generator, the problem the page makes, running the kernel in its emulator, is
 // byte for byte what `runqueue homework --student NAME --answers` (and `--json`) prints; its
 // fields check the kernel's answer as right and another as not yet, and keep their progress
 // under the student's seed, apart from the build's problem; the worked solution opens on
@@ -16,7 +16,11 @@ import { STRINGS } from "../../book/widget/strings.js";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
 import { wrong } from "./homework-answers.mjs";
 
-const PAGES = { sjf: "chapters/04-sjf.html", mlfq: "chapters/05-mlfq.html" };
+// Every chapter with a generator (book/figures/homework.mjs).
+const PAGES = {
+  "fifo-rr": "chapters/03-fifo-rr.html", sjf: "chapters/04-sjf.html", mlfq: "chapters/05-mlfq.html",
+  "lottery-stride": "chapters/05a-lottery-stride.html", cfs: "chapters/06-cfs.html", rt: "chapters/09-realtime.html",
+};
 const STUDENTS = ["Ada Lovelace", "s2026-0417", "李雷"];
 const LEVEL = "medium";
 const EN = STRINGS.en;
