@@ -71,7 +71,7 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("col-stride", "stride"),
     ("tolerance-time", "(in ms; right within {abs} ms or {rel} %, whichever is more)"),
     ("tolerance-exact", "(exact)"),
-    ("tolerance-number", "(right within {abs} {unit})"),
+    ("tolerance-number", "(right within {amount})"),
     ("answer-order", "Give the names in order, separated by commas."),
     ("answer-choice", "One of: {choices}."),
     // Rules every problem on one hart states.

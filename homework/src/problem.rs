@@ -108,7 +108,13 @@ impl Answer {
     pub fn tolerance(&self) -> Message {
         match self {
             Answer::Number { unit: Unit::Ms, tol, .. } => msg!("tolerance-time", abs = fmt_num(tol.abs), rel = fmt_num(tol.rel * 100.0)),
-            Answer::Number { tol, unit, .. } if tol.abs > 0.0 => msg!("tolerance-number", abs = fmt_num(tol.abs), unit = unit.name()),
+            Answer::Number { tol, unit, .. } if tol.abs > 0.0 => {
+                let amount = match unit.name() {
+                    "" => fmt_num(tol.abs),
+                    name => format!("{} {name}", fmt_num(tol.abs)),
+                };
+                msg!("tolerance-number", amount = amount)
+            }
             Answer::Number { .. } => msg!("tolerance-exact"),
             Answer::Choice { choices, .. } => msg!("answer-choice", choices = choices.join(", ")),
             Answer::Order { .. } => msg!("answer-order"),
