@@ -137,6 +137,24 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("s-first-run", "{task} first ran at {t} ms."),
     ("s-first-turn", "{task}'s first turn ran from {from} to {to} ms: {value} ms."),
     ("s-reaches", "{task} moved to level {level} at {t} ms."),
+    // Chapter 11, many cores.
+    ("setup-harts", "These tasks run on {harts} harts under FIFO (sched=fifo), each hart with its own run queue (rq=perhart, the default). Each needs the CPU for its burst and then exits; none sleeps."),
+    ("rule-harts", "{harts} harts, numbered 0 to {last}, each with a tick every 1 ms. The workload starts at time 0 and times are in ms from then; tasks arrive at 0 or half way between two ticks (0.5, 1.5, ... ms)."),
+    ("rule-harts-fifo", "Each hart runs the task at the front of its own queue until it finishes; a task that joins a queue goes to its back."),
+    ("rule-place", "A task that arrives joins the queue of the hart with the fewest tasks, its running task counted (the lowest-numbered hart on a tie); tasks that arrive together are placed one after the other, in the order of the table. A task that joins an idle hart's queue runs at once."),
+    ("rule-pull", "A hart that finishes a task and finds its own queue empty takes one waiting task at once from the hart with the most tasks, if that hart has at least two (its running task counted; the lowest-numbered on a tie): of the tasks waiting there that may run on it, the one that arrived first. That is a migration; nothing else moves a task between harts in these problems."),
+    ("rule-pin", "{task} is pinned to hart {hart} (affinity=): it joins that hart's queue whatever the loads, and no other hart takes it."),
+    ("col-harts", "may run on hart"),
+    ("any-hart", "any"),
+    ("q-placed", "Which hart's queue does {task} join when it arrives?"),
+    ("q-running-on", "Which task runs on hart {hart} at {t} ms?"),
+    ("q-migrations", "How many migrations (moves of a task from one hart's queue to another's) are there in the whole run?"),
+    ("q-last-hart", "On which hart does {task} finish?"),
+    ("s-placed", "{task} arrived at {t} ms; its new event in the trace says rq={hart}: it joined hart {hart}'s queue."),
+    ("s-running-on", "At {t} ms hart {hart} was running {task}, from {from} to {to} ms."),
+    ("s-migrations", "The trace has {n} migrate events."),
+    ("s-moved", "{task} moved from hart {from} to hart {to} at {t} ms."),
+    ("s-last-hart", "{task}'s last turn ran on hart {hart}, from {from} to {to} ms."),
 ];
 
 #[cfg(test)]

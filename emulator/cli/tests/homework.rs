@@ -96,6 +96,22 @@ fn kernel_answer(q: &Question, result: &RunResult, events: &[Event]) -> String {
             let to = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out).unwrap().time_ns;
             ms(if q.slot == "first-run" { from } else { to - from })
         }
+        "placed" => {
+            let tid = task(part(q, "task")).tid;
+            events.iter().find(|e| e.tid == tid && e.kind == Kind::New).and_then(|e| e.get("rq")).expect("a new event with rq=").to_string()
+        }
+        "running-on" => {
+            // The last switch on that hart at or before t.
+            let (hart, t) = (part(q, "hart").parse::<u32>().unwrap(), ns_of_ms(part(q, "t")));
+            let last = events.iter().filter(|e| e.hart == hart && e.time_ns <= t && matches!(e.kind, Kind::In | Kind::Out)).last().unwrap();
+            assert_eq!(last.kind, Kind::In, "hart {hart} runs a task at {t}");
+            result.tasks.iter().find(|r| r.tid == last.tid).unwrap().name.clone()
+        }
+        "migrations" => events.iter().filter(|e| e.kind == Kind::Migrate).count().to_string(),
+        "last-hart" => {
+            let tid = task(part(q, "task")).tid;
+            events.iter().filter(|e| e.tid == tid && e.kind == Kind::Out).last().expect("the task ran").hart.to_string()
+        }
         other => panic!("no check for the question {other}"),
     }
 }
@@ -185,7 +201,7 @@ fn assert_refused(args: &[&str], code: i32, needle: &str) {
 
 #[test]
 fn bad_input_is_refused_clearly() {
-    assert_refused(&["homework", "--chapter", "eevdf", "--seed", "1"], 125, "unknown chapter 'eevdf': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, rt");
+    assert_refused(&["homework", "--chapter", "eevdf", "--seed", "1"], 125, "unknown chapter 'eevdf': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, rt, many-cores");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "abc"], 2, "invalid value 'abc' for '--seed <SEED>'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "-3"], 2, "unexpected argument '-3'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--level", "expert"], 125, "unknown level 'expert'");
