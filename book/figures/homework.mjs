@@ -17,7 +17,7 @@ import { STRINGS } from "../widget/strings.js";
 const run = promisify(execFile);
 
 /** The chapters with a generator, and the seed and level the book shows. */
-export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "rt"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
+export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "rt", "many-cores"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
 
 const ZH = {
   "level-easy": "简单",
@@ -108,6 +108,24 @@ const ZH = {
   "s-pass-growth": "{task} 的 pass 从 {before} 变为 {after}：{stride} × {ran} / {q} = {value}。",
   "s-first-run": "{task} 在 {t} ms 第一次运行。",
   "s-first-turn": "{task} 的第一轮从 {from} 运行到 {to} ms：{value} ms。",
+  // Chapter 11, many cores.
+  "setup-harts": "这些任务在 {harts} 个硬件线程上以 FIFO（sched=fifo）运行，每个硬件线程有自己的运行队列（rq=perhart，默认）。每个任务需要 CPU 运行其突发时间，然后退出；都不睡眠。",
+  "rule-harts": "{harts} 个硬件线程，编号 0 到 {last}，各自每 1 ms 一个时钟节拍。工作负载在时间 0 开始，时间均以此后的 ms 计；任务在 0 或两个节拍正中间（0.5、1.5……ms）到达。",
+  "rule-harts-fifo": "每个硬件线程运行自己队列队首的任务，直到它完成；加入队列的任务排到队尾。",
+  "rule-place": "到达的任务加入任务最少的硬件线程的队列，正在运行的任务也计入（相等时取编号最小的硬件线程）；同时到达的任务按表中顺序一个接一个放置。加入空闲硬件线程队列的任务立即运行。",
+  "rule-pull": "一个硬件线程完成一个任务后若发现自己的队列为空，就立即从任务最多的硬件线程取走一个等待的任务，前提是那个硬件线程至少有两个任务（正在运行的也计入；相等时取编号最小的）：在那里等待且可以在本硬件线程上运行的任务中，取最先到达的一个。这就是一次迁移；在这些题目中，没有别的情况会把任务从一个硬件线程移到另一个。",
+  "rule-pin": "{task} 被绑定在硬件线程 {hart} 上（affinity=）：无论负载如何它都加入该硬件线程的队列，其他硬件线程也不会取走它。",
+  "col-harts": "可运行的硬件线程",
+  "any-hart": "任意",
+  "q-placed": "{task} 到达时加入哪个硬件线程的队列？",
+  "q-running-on": "{t} ms 时硬件线程 {hart} 上运行的是哪个任务？",
+  "q-migrations": "整个运行中一共发生多少次迁移（任务从一个硬件线程的队列移到另一个的队列）？",
+  "q-last-hart": "{task} 在哪个硬件线程上完成？",
+  "s-placed": "{task} 在 {t} ms 到达；跟踪中它的 new 事件写着 rq={hart}：它加入了硬件线程 {hart} 的队列。",
+  "s-running-on": "{t} ms 时硬件线程 {hart} 正在运行 {task}，从 {from} 到 {to} ms。",
+  "s-migrations": "跟踪中有 {n} 个 migrate 事件。",
+  "s-moved": "{task} 在 {t} ms 从硬件线程 {from} 移到硬件线程 {to}。",
+  "s-last-hart": "{task} 的最后一轮在硬件线程 {hart} 上运行，从 {from} 到 {to} ms。",
 };
 
 /** Parts that are English words the CLI already worded (policy names, why a stint ended). */

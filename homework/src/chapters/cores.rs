@@ -6,7 +6,7 @@
 //! together. Medium: two harts, arrivals over a few ms. Hard: three harts, one job pinned to
 //! one of them (`affinity=`).
 
-use super::{Chapter, Draft, EXACT, Jobs, TIME, any_task, q_order, q_turnaround};
+use super::{Chapter, Draft, EXACT, Jobs, TIME, any_task, near_hand, q_order, q_turnaround, times_inside};
 use crate::hand::harts::{self, Schedule};
 use crate::problem::{Answer, Cell, Question, Unit};
 use crate::rng::Rng;
@@ -91,7 +91,7 @@ fn as_by_hand(run: &Run, harts: u32, jobs: &[crate::hand::Job], allowed: &[u32])
             return Err(Ambiguous);
         }
         for (s, t) in stints.iter().zip(turns) {
-            if s.tid != t.job as u32 + 1 || s.why != "exit" || !near(s.from, t.from) || !near(s.to, t.to) {
+            if s.tid != t.job as u32 + 1 || s.why != "exit" || !near_hand(s.from, t.from) || !near_hand(s.to, t.to) {
                 return Err(Ambiguous);
             }
         }
@@ -104,11 +104,6 @@ fn as_by_hand(run: &Run, harts: u32, jobs: &[crate::hand::Job], allowed: &[u32])
         }
     }
     Ok(hand)
-}
-
-/// A kernel time within its lag of a half ms of the hand schedule (as `super::as_by_hand`).
-fn near(kernel: u64, half: u64) -> bool {
-    kernel.abs_diff(half * 500_000) <= 300_000 + half * 500_000 * 3 / 100
 }
 
 /// The hart whose queue a task joined when it arrived: its `new` event's `rq=`.
@@ -130,19 +125,10 @@ fn q_placed(run: &Run, tid: u32) -> Result<Question, Ambiguous> {
 /// Which task a hart runs at a quarter ms well inside one of its hand turns and the kernel's
 /// matching stint (as `super::q_running`, on one hart).
 fn q_running_on(run: &Run, rng: &mut Rng, hand: &Schedule) -> Result<Question, Ambiguous> {
-    const MARGIN_NS: u64 = 200_000;
     let mut times = Vec::new();
     for turn in &hand.turns {
-        let Some(s) = run.stints.iter().find(|s| s.hart == turn.hart && s.tid == turn.job as u32 + 1) else {
-            return Err(Ambiguous);
-        };
-        let mut t = turn.from * 500_000 + 250_000;
-        while t < turn.to * 500_000 {
-            if t >= s.from + MARGIN_NS && t + MARGIN_NS <= s.to {
-                times.push((t, s.clone()));
-            }
-            t += 500_000;
-        }
+        let s = run.stints.iter().find(|s| s.hart == turn.hart && s.tid == turn.job as u32 + 1).ok_or(Ambiguous)?;
+        times_inside(turn.from, turn.to, s, &mut times);
     }
     if times.is_empty() {
         return Err(Ambiguous);

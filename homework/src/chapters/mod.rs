@@ -17,7 +17,7 @@ use crate::problem::{Answer, Cell, Question, Table, Tolerance, Unit};
 use runqueue_report::trace::Kind;
 use crate::rng::Rng;
 use crate::hand::{self, End, Policy};
-use crate::run::{Run, ms};
+use crate::run::{Run, Stint, ms};
 use crate::{Ambiguous, Level, msg};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -189,13 +189,7 @@ pub fn q_running(run: &Run, rng: &mut Rng, turns: &[hand::Turn]) -> Result<Quest
     let stints: Vec<_> = run.stints.iter().filter(|s| s.hart == 0).collect();
     let mut times = Vec::new();
     for (turn, s) in turns.iter().zip(&stints) {
-        let mut t = turn.from * 500_000 + 250_000;
-        while t < turn.to * 500_000 {
-            if t >= s.from + MARGIN_NS && t + MARGIN_NS <= s.to {
-                times.push((t, (*s).clone()));
-            }
-            t += 500_000;
-        }
+        times_inside(turn.from, turn.to, s, &mut times);
     }
     if times.is_empty() {
         return Err(Ambiguous);
@@ -209,6 +203,18 @@ pub fn q_running(run: &Run, rng: &mut Rng, turns: &[hand::Turn]) -> Result<Quest
 
 /// How far from a stint's ends `q_running` asks.
 const MARGIN_NS: u64 = 200_000;
+
+/// The quarter ms inside a hand turn (`from`..`to`, in half ms) that are well inside the
+/// kernel's stint `s` that matches it, each with `s`, into `out`.
+pub fn times_inside(from: u64, to: u64, s: &Stint, out: &mut Vec<(u64, Stint)>) {
+    let mut t = from * 500_000 + 250_000;
+    while t < to * 500_000 {
+        if t >= s.from + MARGIN_NS && t + MARGIN_NS <= s.to {
+            out.push((t, s.clone()));
+        }
+        t += 500_000;
+    }
+}
 
 /// A task's MLFQ level at a half ms, where none of its moves is near: drawn among the tasks
 /// there at that moment.
@@ -308,10 +314,9 @@ pub fn as_by_hand(run: &Run, policy: Policy, jobs: &[hand::Job]) -> Result<Vec<h
     if turns.len() != stints.len() {
         return Err(Ambiguous);
     }
-    let near = |kernel: u64, half: u64| kernel.abs_diff(half * 500_000) <= LAG_NS + half * 500_000 * LAG_PERCENT / 100;
     for (t, s) in turns.iter().zip(stints) {
         let end = if t.end == End::Exit { "exit" } else { "preempt" };
-        if s.tid != t.job as u32 + 1 || s.why != end || !near(s.from, t.from) || !near(s.to, t.to) {
+        if s.tid != t.job as u32 + 1 || s.why != end || !near_hand(s.from, t.from) || !near_hand(s.to, t.to) {
             return Err(Ambiguous);
         }
     }
@@ -328,6 +333,11 @@ pub fn as_by_hand(run: &Run, policy: Policy, jobs: &[hand::Job]) -> Result<Vec<h
         }
     }
     Ok(turns)
+}
+
+/// Whether a kernel time (ns) is within its lag of a half ms `half` of a hand schedule.
+pub fn near_hand(kernel: u64, half: u64) -> bool {
+    kernel.abs_diff(half * 500_000) <= LAG_NS + half * 500_000 * LAG_PERCENT / 100
 }
 
 /// How far the kernel's switches may be from the hand calculation's: the kernel starts its
