@@ -7,9 +7,10 @@
 //! the kernel's run is the one a student following those rules works out.
 //!
 //! Time goes in half ms, as in `hand.rs`: arrivals at 0 or half way between ticks, and a job
-//! that runs from a half ms for whole ms ends at a half ms. Where two things at one moment
-//! could go either way (an arrival when a job ends, two harts ending together while jobs
-//! wait, an idle hart that could only pull at a later tick), no schedule: the draw is refused.
+//! that runs from a half ms for whole ms ends at a half ms. Things at one moment (arrivals,
+//! jobs ending on several harts) are worked in every order the kernel's µs could give them;
+//! where the order changes what happens, or an idle hart could pull only at a later tick, no
+//! schedule: the draw is refused.
 
 use super::Job;
 use alloc::vec;
@@ -45,64 +46,137 @@ pub struct Schedule {
 /// The hand schedule of `jobs` on `harts` harts; `allowed[i]` is job i's mask of harts (0:
 /// any). `None` where the rules leave a step to the kernel's µs, or past a second.
 pub fn schedule(harts: u32, jobs: &[Job], allowed: &[u32]) -> Option<Schedule> {
-    let n = jobs.len();
-    let h = harts as usize;
-    let may = |i: usize, hart: usize| allowed[i] == 0 || allowed[i] & (1 << hart) != 0;
-    let mut queue: Vec<Vec<usize>> = vec![Vec::new(); h];
-    // The running job of each hart and when it ends.
-    let mut running: Vec<Option<(usize, u64, u64)>> = vec![None; h];
-    let mut out = Schedule { turns: Vec::new(), placed: vec![0; n], moves: Vec::new() };
-    let mut done = 0;
-    let load = |queue: &[Vec<usize>], running: &[Option<(usize, u64, u64)>], k: usize| queue[k].len() + running[k].is_some() as usize;
+    let mut s = State { jobs, allowed, queue: vec![Vec::new(); harts as usize], running: vec![None; harts as usize], out: Schedule { turns: Vec::new(), placed: vec![0; jobs.len()], moves: Vec::new() } };
     for half in 0..2000u64 {
-        let arrivals: Vec<usize> = (0..n).filter(|&i| jobs[i].arrive_half() == Some(half)).collect();
-        let ending: Vec<usize> = (0..h).filter(|&k| running[k].is_some_and(|(_, _, to)| to == half)).collect();
-        if !arrivals.is_empty() && !ending.is_empty() {
-            return None;
+        let arrivals: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].arrive_half() == Some(half)).collect();
+        let ending: Vec<usize> = (0..s.running.len()).filter(|&k| s.running[k].is_some_and(|(_, _, to)| to == half)).collect();
+        // What happens at one moment, in every order the kernel's µs could give it (the
+        // arrivals, each hart's finish): the same outcome, or no schedule.
+        let mut steps: Vec<Option<usize>> = ending.iter().map(|&k| Some(k)).collect();
+        if !arrivals.is_empty() {
+            steps.push(None);
         }
-        for &i in &arrivals {
-            let k = (0..h).filter(|&k| may(i, k)).min_by_key(|&k| (load(&queue, &running, k), k))?;
-            out.placed[i] = k as u32;
-            queue[k].push(i);
-        }
-        for &k in &ending {
-            let (job, from, to) = running[k].take()?;
-            out.turns.push(Turn { job, hart: k as u32, from, to });
-            done += 1;
-        }
-        if ending.len() > 1 && queue.iter().any(|q| !q.is_empty()) {
-            return None;
-        }
-        for k in 0..h {
-            if running[k].is_some() {
-                continue;
+        let mut outcome: Option<State> = None;
+        for order in orders(steps.len()) {
+            let mut next = s.clone();
+            for &i in &order {
+                match steps[i] {
+                    None => next.arrive(&arrivals, half),
+                    Some(k) => next.finish(k, half),
+                }?;
             }
-            if queue[k].is_empty() {
-                // Newidle: pull from the busiest hart with a job to spare, when this hart has
-                // just finished one. An idle hart could pull only at a tick: not in these rules.
-                let crowded = (0..h).filter(|&b| b != k && load(&queue, &running, b) >= 2);
-                let Some(busiest) = crowded.max_by_key(|&b| (load(&queue, &running, b), core::cmp::Reverse(b))) else {
-                    continue;
-                };
-                let Some(pos) = queue[busiest].iter().enumerate().filter(|&(_, &i)| may(i, k)).min_by_key(|&(_, &i)| i).map(|(p, _)| p) else {
-                    continue;
-                };
-                if !ending.contains(&k) {
-                    return None;
-                }
-                let job = queue[busiest].remove(pos);
-                out.moves.push(Move { job, from: busiest as u32, to: k as u32, at: half });
-                queue[k].push(job);
+            next.start_idle(half)?;
+            next.out.moves.sort_by_key(|m| (m.at, m.job));
+            next.out.turns.sort_by_key(|t| (t.from, t.hart));
+            match &outcome {
+                Some(o) if !o.same(&next) => return None,
+                Some(_) => {}
+                None => outcome = Some(next),
             }
-            let job = queue[k].remove(0);
-            running[k] = Some((job, half, half + 2 * jobs[job].burst));
         }
-        if done == n {
-            out.turns.sort_by_key(|t| (t.from, t.hart));
-            return Some(out);
+        if let Some(o) = outcome {
+            s = o;
+        }
+        if s.out.turns.len() == jobs.len() {
+            return Some(s.out);
         }
     }
     None
+}
+
+/// Every order of `n` steps (n is at most a hart count plus one).
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut all = Vec::new();
+    for rest in orders(n - 1) {
+        for at in 0..=rest.len() {
+            let mut o = rest.clone();
+            o.insert(at, n - 1);
+            all.push(o);
+        }
+    }
+    all
+}
+
+#[derive(Clone)]
+struct State<'a> {
+    jobs: &'a [Job],
+    allowed: &'a [u32],
+    /// Per hart: the waiting jobs, in the order they joined.
+    queue: Vec<Vec<usize>>,
+    /// Per hart: the running job, when it started and when it ends.
+    running: Vec<Option<(usize, u64, u64)>>,
+    out: Schedule,
+}
+
+impl State<'_> {
+    fn same(&self, o: &State) -> bool {
+        self.queue == o.queue && self.running == o.running && self.out == o.out
+    }
+
+    fn may(&self, job: usize, hart: usize) -> bool {
+        self.allowed[job] == 0 || self.allowed[job] & (1 << hart) != 0
+    }
+
+    /// Tasks on hart `k`, the running one counted.
+    fn load(&self, k: usize) -> usize {
+        self.queue[k].len() + self.running[k].is_some() as usize
+    }
+
+    /// Jobs arriving together join, one after the other, the least loaded hart each may use.
+    fn arrive(&mut self, arrivals: &[usize], half: u64) -> Option<()> {
+        for &i in arrivals {
+            let k = (0..self.queue.len()).filter(|&k| self.may(i, k)).min_by_key(|&k| (self.load(k), k))?;
+            self.out.placed[i] = k as u32;
+            self.queue[k].push(i);
+        }
+        self.start_idle(half)
+    }
+
+    /// Hart `k`'s job finishes; it runs the next of its queue, or pulls one (newidle).
+    fn finish(&mut self, k: usize, half: u64) -> Option<()> {
+        let (job, from, to) = self.running[k].take()?;
+        self.out.turns.push(Turn { job, hart: k as u32, from, to });
+        if self.queue[k].is_empty()
+            && let Some((busiest, pos)) = self.pullable(k)
+        {
+            let job = self.queue[busiest].remove(pos);
+            self.out.moves.push(Move { job, from: busiest as u32, to: k as u32, at: half });
+            self.queue[k].push(job);
+        }
+        self.run_next(k, half);
+        Some(())
+    }
+
+    /// What an idle hart `k` would pull: from the busiest other hart with two tasks or more
+    /// (the lowest-numbered on a tie), its waiting job created first that may run on `k`.
+    fn pullable(&self, k: usize) -> Option<(usize, usize)> {
+        let crowded = (0..self.queue.len()).filter(|&b| b != k && self.load(b) >= 2);
+        let busiest = crowded.max_by_key(|&b| (self.load(b), core::cmp::Reverse(b)))?;
+        let pos = self.queue[busiest].iter().enumerate().filter(|&(_, &i)| self.may(i, k)).min_by_key(|&(_, &i)| i)?.0;
+        Some((busiest, pos))
+    }
+
+    fn run_next(&mut self, k: usize, half: u64) {
+        if self.running[k].is_none() && !self.queue[k].is_empty() {
+            let job = self.queue[k].remove(0);
+            self.running[k] = Some((job, half, half + 2 * self.jobs[job].burst));
+        }
+    }
+
+    /// Idle harts run what joined their queue; one that could pull only at a later tick (it
+    /// did not just finish a job) is not in these rules.
+    fn start_idle(&mut self, half: u64) -> Option<()> {
+        for k in 0..self.queue.len() {
+            self.run_next(k, half);
+            if self.running[k].is_none() && self.pullable(k).is_some() {
+                return None;
+            }
+        }
+        Some(())
+    }
 }
 
 #[cfg(test)]
@@ -130,8 +204,13 @@ mod tests {
         let s = schedule(2, &jobs(&[(0.0, 6), (0.0, 1), (0.0, 3)]), &[0, 0, 1]).unwrap();
         assert_eq!(s.placed, [0, 1, 0]);
         assert!(s.moves.is_empty());
-        // An arrival as a job ends, or two harts ending together while a job waits: unclear.
-        assert_eq!(schedule(2, &jobs(&[(0.0, 3), (0.5, 2), (2.5, 1)]), &[0; 3]), None);
-        assert_eq!(schedule(2, &jobs(&[(0.0, 2), (0.0, 2), (0.0, 3), (0.0, 1), (0.0, 1)]), &[0; 5]), None);
+        // Two harts ending together, each running the next of its own queue: either order
+        // gives the same; hart 1 then pulls job4 when job3 ends.
+        let s = schedule(2, &jobs(&[(0.0, 2), (0.0, 2), (0.0, 3), (0.0, 1), (0.0, 1)]), &[0; 5]).unwrap();
+        assert_eq!(s.moves, [Move { job: 4, from: 0, to: 1, at: 6 }]);
+        // But with hart 1's queue empty and two jobs waiting on hart 0, which hart goes first
+        // decides which job moves; an arrival as a job ends decides where the arrival goes.
+        assert_eq!(schedule(2, &jobs(&[(0.0, 4), (0.0, 1), (0.0, 2), (0.0, 3), (0.5, 2)]), &[0; 5]), None);
+        assert_eq!(schedule(2, &jobs(&[(0.0, 3), (0.5, 2), (2.5, 1), (0.5, 1)]), &[0; 4]), None);
     }
 }
