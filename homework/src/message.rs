@@ -142,7 +142,7 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("rule-harts", "{harts} harts, numbered 0 to {last}, each with a tick every 1 ms. The workload starts at time 0 and times are in ms from then; tasks arrive at 0 or half way between two ticks (0.5, 1.5, ... ms)."),
     ("rule-harts-fifo", "Each hart runs the task at the front of its own queue until it finishes; a task that joins a queue goes to its back."),
     ("rule-place", "A task that arrives joins the queue of the hart with the fewest tasks, its running task counted (the lowest-numbered hart on a tie); tasks that arrive together are placed one after the other, in the order of the table. A task that joins an idle hart's queue runs at once."),
-    ("rule-pull", "A hart that finishes a task and finds its own queue empty takes one waiting task at once from the hart with the most tasks, if that hart has at least two (its running task counted; the lowest-numbered on a tie): of the tasks waiting there that may run on it, the one that arrived first. That is a migration; nothing else moves a task between harts in these problems."),
+    ("rule-pull", "A hart that finishes a task and finds its own queue empty takes one waiting task at once from the hart with the most tasks, if that hart has at least two (its running task counted; the lowest-numbered on a tie): of the tasks waiting there that may run on it, the one highest in the table (the first to arrive). That is a migration; nothing else moves a task between harts in these problems."),
     ("rule-pin", "{task} is pinned to hart {hart} (affinity=): it joins that hart's queue whatever the loads, and no other hart takes it."),
     ("col-harts", "may run on hart"),
     ("any-hart", "any"),
