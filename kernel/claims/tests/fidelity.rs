@@ -225,9 +225,53 @@ fn hackbench_beside_a_hog() {
     let args = "workload=hackbench wl.groups=1 wl.fds=1 wl.loops=1000 wl.msg_bytes=4096 wl.pipe_bytes=4096 wl.hog=1";
     compare([CFS, EEVDF], args, "hackbench beside a hog, 1 hart", |c, version, o, l| {
         let done = |r: &Run| r.task("recv0").finish_ns.max(r.task("send0").finish_ns) as f64 / 1e6;
-        c.figure("hackbench time", "ms", done(o), done(l), Within::Rel(0.15)).known(UNEXPLAINED);
-        c.figure("hog's CPU share", "points", o.share("hog0"), l.share("hog0"), Within::Abs(5.0)).known_if(version == "6.1", UNEXPLAINED);
+        let why = if version == "6.1" { RECEIVER_AHEAD } else { UNCHARGED_SWITCHES };
+        c.figure("hackbench time", "ms", done(o), done(l), Within::Rel(0.15)).known(why);
+        c.figure("hog's CPU share", "points", o.share("hog0"), l.share("hog0"), Within::Abs(5.0)).known_if(version == "6.1", RECEIVER_AHEAD);
     });
+}
+
+const HACKBENCH_AND_HOG: &str = "workload=hackbench wl.groups=1 wl.fds=1 wl.loops=1000 wl.msg_bytes=4096 wl.pipe_bytes=4096 wl.hog=1";
+
+/// Seen in the traces (`hackbench_pair_on_both_kernels`): under CFS our receiver wakes a whole
+/// sleeper credit (3 ms) behind the sender, so each of its wakeups preempts the sender, which
+/// then never sleeps; a message costs the pair a switch less and 150 us against Linux's 262,
+/// and the hog's share grows with what the pair saves. Linux's pair stays level (its receiver's
+/// and sender's CPU differ by 0.1 us a message) and both sleep every message. Ours gets there
+/// at the start (START_DEBIT places the hog before the sender, and the receiver sleeps through
+/// the hog's first 4 ms turn; Linux's tasks, forked ahead, wake level at the start), and would
+/// anyway: its receiver's turn is 5 us shorter than the sender's, a drift that crosses the 1 ms
+/// wakeup granularity within the run (with NO_START_DEBIT, 873 of the 1000 wakeups preempt).
+const RECEIVER_AHEAD: &str = "ours's receiver runs ahead of the sender and preempts it at every message; Linux's pair stays level and both sleep";
+/// Under EEVDF neither receiver runs ahead (the senders sleep at 85 % and 60 % of their turns'
+/// ends, ours and Linux's), but our scheduler's own time at
+/// each switch, about 30 us, is charged to no task (the file's header), 75 ms over the run's
+/// 2,300 switches; Linux charges its own to the tasks, and its run's time is its tasks' CPU.
+const UNCHARGED_SWITCHES: &str = "ours charges its scheduler's time at each switch (about 30 us) to no task; Linux charges it to the tasks";
+
+/// The mechanisms behind `RECEIVER_AHEAD` and `UNCHARGED_SWITCHES`, pinned on both kernels so
+/// each mark goes if its cause does.
+#[test]
+#[ignore = "needs `make linux`"]
+fn hackbench_pair_on_both_kernels() {
+    let share = |part: usize, of: usize| part as f64 / of.max(1) as f64;
+    let cpu = |r: &Run, name: &str| r.task(name).cpu_ns as f64;
+    let (o, l) = pair(CFS.0, CFS.1, HACKBENCH_AND_HOG, "");
+    let wakes = o.task("recv0").switches as usize;
+    assert!(share(o.preemptions("send0"), wakes) > 0.9, "ours: the sender preempted {} times in {wakes}", o.preemptions("send0"));
+    assert!(cpu(&o, "recv0") < 0.95 * cpu(&o, "send0"), "ours: the receiver's turns are the shorter");
+    let sleeps = l.task("send0").switches as usize - l.preemptions("send0");
+    assert!(share(sleeps, l.task("send0").switches as usize) > 0.95, "Linux 6.1: the sender slept {sleeps} times");
+    assert!((cpu(&l, "recv0") / cpu(&l, "send0") - 1.0).abs() < 0.01, "Linux 6.1: the pair's CPU is level");
+
+    let (o, l) = pair(EEVDF.0, EEVDF.1, HACKBENCH_AND_HOG, "");
+    let uncharged = |r: &Run| r.result.time_ns as f64 - r.result.tasks.iter().map(|t| t.cpu_ns as f64).sum::<f64>();
+    let switches = o.result.tasks.iter().map(|t| t.switches).sum::<u64>() as f64;
+    let slower = o.result.time_ns as f64 - l.result.time_ns as f64;
+    assert!(uncharged(&o) / switches > 20_000.0 && uncharged(&o) > 0.5 * slower, "ours: {:.0} ns uncharged over {switches} switches, {slower:.0} ns slower", uncharged(&o));
+    assert!(uncharged(&l) < 0.01 * l.result.time_ns as f64, "Linux 6.12: {:.0} ns uncharged", uncharged(&l));
+    let sleeping = |r: &Run| share(r.task("send0").switches as usize - r.preemptions("send0"), r.task("send0").switches as usize);
+    assert!(sleeping(&o) > 0.5 && sleeping(&l) > 0.5, "neither receiver runs ahead: the senders sleep at {:.2} and {:.2} of their turns' ends", sleeping(&o), sleeping(&l));
 }
 
 /// Cyclictest at SCHED_FIFO beside eight fair tasks (seed 003's run on one hart): a FIFO
