@@ -2,9 +2,9 @@
 //! harts, each with its own run queue (`rq=perhart`, the default). The questions are about
 //! where the kernel puts them: which hart's queue a job joins when it arrives (`place_new`),
 //! which job a hart runs at a time, how many times an idle hart pulls a waiting job from
-//! another (newidle balancing), and a job's turnaround. Easy: two harts, jobs arriving
-//! together. Medium: two harts, arrivals over a few ms. Hard: three harts, one job pinned to
-//! one of them (`affinity=`).
+//! another (newidle balancing), on which hart a moved job finishes, and a job's turnaround.
+//! Easy: two harts, jobs arriving together. Medium: two harts, arrivals over a few ms. Hard:
+//! three harts, one job pinned to one of them (`affinity=`).
 
 use super::{Chapter, Draft, EXACT, Jobs, TIME, any_task, near_hand, q_order, q_turnaround, times_inside};
 use crate::hand::harts::{self, Schedule};
@@ -62,7 +62,8 @@ fn ask(level: Level, draft: &Draft, run: &Run, rng: &mut Rng) -> Result<Vec<Ques
         Level::Medium => qs.push(q_migrations(run)),
         Level::Hard => {
             qs.push(q_migrations(run));
-            qs.push(q_last_hart(run, rng, &hand));
+            // Where a moved job finishes; with no move, that is where it was placed: the order.
+            qs.push(if hand.moves.is_empty() { q_order(run) } else { q_last_hart(run, rng, &hand) });
         }
     }
     Ok(qs)
@@ -150,10 +151,10 @@ fn q_migrations(run: &Run) -> Question {
     Question { slot: "migrations", prompt: msg!("q-migrations"), answer: Answer::Number { value: moves.len() as f64, decimals: 0, unit: Unit::Count, tol: EXACT }, steps }
 }
 
-/// On which hart a task finishes: asked of a moved task when there is one.
+/// On which hart a moved task finishes.
 fn q_last_hart(run: &Run, rng: &mut Rng, hand: &Schedule) -> Question {
     let moved: Vec<u32> = hand.moves.iter().map(|m| m.job as u32 + 1).collect();
-    let tid = if moved.is_empty() { any_task(run, rng) } else { *rng.pick(&moved) };
+    let tid = *rng.pick(&moved);
     let s = run.stints_of(tid).last().expect("every task ran").clone();
     let name = run.name(tid).to_string();
     let steps = vec![msg!("s-last-hart", task = name, hart = s.hart, from = ms(s.from), to = ms(s.to))];
