@@ -152,7 +152,7 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("q-last-hart", "On which hart does {task} finish?"),
     ("s-placed", "{task} arrived at {t} ms; its new event in the trace says rq={hart}: it joined hart {hart}'s queue."),
     ("s-running-on", "At {t} ms hart {hart} was running {task}, from {from} to {to} ms."),
-    ("s-migrations", "The trace has {n} migrate events."),
+    ("s-migrations", "Migrate events in the trace: {n}."),
     ("s-moved", "{task} moved from hart {from} to hart {to} at {t} ms."),
     ("s-last-hart", "{task}'s last turn ran on hart {hart}, from {from} to {to} ms."),
 ];
