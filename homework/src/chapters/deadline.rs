@@ -98,23 +98,23 @@ fn ask(level: Level, draft: &Draft, run: &Run, rng: &mut Rng) -> Result<Vec<Ques
 /// A hand turn and the kernel's stint it is.
 type Pair<'a> = (Turn, &'a Stint);
 
-/// The hand schedule's turns over the window, when the kernel's first stints are them: the
-/// same task, ending the same way, each switch within the kernel's lag.
+/// The hand schedule's turns over the window as far as the kernel's first stints are them
+/// (at least four): the same task, ending the same way, each switch within the kernel's lag.
+/// The questions ask only about these: a schedule up to a time does not depend on what comes
+/// after it, so a later turn the kernel's µs decide otherwise (a budget that runs out just as
+/// another task's period starts) leaves them as the hand has them.
 fn as_by_hand<'a>(run: &'a Run, tasks: &[deadline::Task]) -> Result<Vec<Pair<'a>>, Ambiguous> {
     let turns = deadline::schedule(tasks, WINDOW_MS * 1000).ok_or(Ambiguous)?;
-    let stints: Vec<&Stint> = run.stints.iter().filter(|s| s.hart == 0).collect();
-    if turns.len() < 4 || stints.len() < turns.len() {
-        return Err(Ambiguous);
-    }
     let near = |kernel: u64, us: u64| kernel.abs_diff(us * 1000) <= LAG_NS + us * 1000 * LAG_PERCENT / 100;
-    let pairs: Vec<Pair> = turns.into_iter().zip(stints).collect();
-    for (t, s) in &pairs {
-        if s.tid != t.task as u32 + 1 || kernel_end(run, s) != Some(t.end) || !near(s.from, t.from) || !near(s.to, t.to) {
-            return Err(Ambiguous);
-        }
+    let same = |t: &Turn, s: &Stint| s.tid == t.task as u32 + 1 && kernel_end(run, s) == Some(t.end) && near(s.from, t.from) && near(s.to, t.to);
+    let pairs: Vec<Pair> = turns.into_iter().zip(run.stints.iter().filter(|s| s.hart == 0)).take_while(|(t, s)| same(t, s)).collect();
+    if pairs.len() < MIN_TURNS {
+        return Err(Ambiguous);
     }
     Ok(pairs)
 }
+
+const MIN_TURNS: usize = 4;
 
 /// How far the kernel's switches may be from the hand schedule's: its own work is charged to
 /// the jobs, so within a busy stretch it falls behind by a few % of the time.
