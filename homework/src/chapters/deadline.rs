@@ -58,12 +58,14 @@ fn draft(level: Level, rng: &mut Rng) -> Draft {
 }
 
 /// Runtimes and periods in whole ms that admission control admits, reserving at least half
-/// the hart; runtimes even where a job needs 1.5 of them (whole ms of work).
+/// the hart: runtimes of 2-4 ms (a job's 90 % then leaves 0.2 ms or more for the kernel's
+/// work), or of 2, 4 or 6 ms where a job needs 1.5 of them (whole ms of work).
 fn draw_set(rng: &mut Rng, count: usize, pct: u64) -> (Vec<u64>, Vec<u64>) {
-    let (period_hi, runtime_step) = if pct > 100 { (8 + 3 * count as u64, 2) } else { (12, 1) };
+    let overrun = pct > 100;
+    let period_hi = if overrun { 8 + 3 * count as u64 } else { 12 };
     loop {
         let periods: Vec<u64> = (0..count).map(|_| rng.range(4, period_hi)).collect();
-        let runtimes: Vec<u64> = periods.iter().map(|&p| runtime_step * rng.range(1, (p / 2 / runtime_step).clamp(1, 3))).map(|r| r.max(2)).collect();
+        let runtimes: Vec<u64> = periods.iter().map(|&p| if overrun { 2 * rng.range(1, (p / 4).clamp(1, 3)) } else { rng.range(2, (p / 2).clamp(2, 4)) }).collect();
         let ppm: u64 = runtimes.iter().zip(&periods).map(|(r, p)| r * 1_000_000 / p).sum();
         if (500_000..=ADMITTED_PPM).contains(&ppm) {
             return (runtimes, periods);
