@@ -17,7 +17,7 @@ import { STRINGS } from "../widget/strings.js";
 const run = promisify(execFile);
 
 /** The chapters with a generator, and the seed and level the book shows. */
-export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "rt"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
+export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "rt", "deadline"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
 
 const ZH = {
   "level-easy": "简单",
@@ -108,6 +108,25 @@ const ZH = {
   "s-pass-growth": "{task} 的 pass 从 {before} 变为 {after}：{stride} × {ran} / {q} = {value}。",
   "s-first-run": "{task} 在 {t} ms 第一次运行。",
   "s-first-turn": "{task} 的第一轮从 {from} 运行到 {to} ms：{value} ms。",
+  // Chapter 10, SCHED_DEADLINE.
+  "col-dl-runtime": "runtime（ms）",
+  "col-dl-period": "周期 = 截止时间（ms）",
+  "col-dl-work": "每个作业的工作量（ms）",
+  "rule-dl-machine": "一个硬件线程。每个任务都是 SCHED_DEADLINE 任务，相对截止时间等于其周期 T。任务在 0 按表中顺序创建，每个任务的周期从 0、T、2T……ms 开始：每个周期开始时释放一个作业，该周期的结束就是它的截止时间。时间均以从 0 起的 ms 计。",
+  "rule-dl-edf": "最早截止时间优先：可运行任务中截止时间最早的运行；截止时间相同时表中靠前者优先（它早创建几 µs）。一个任务的新周期在另一个任务运行时开始，若它的新截止时间更早，就立即抢占正在运行的任务。无须等待时钟节拍：每次切换都发生在其事件的那一刻。",
+  "rule-dl-cbs": "每个任务有一份预算，即它的 runtime，在它的每个周期开始时补充（恒定带宽服务器）。运行会消耗预算；预算用完的那一刻（由定时器而非时钟节拍决定），任务被限流：它等到下一个周期开始，那时预算被补满、截止时间后移一个周期，未完成的作业从停下的地方继续。",
+  "rule-dl-yield": "做完工作的作业让出 CPU（wl.yield=1）：它放弃剩余的预算，等待下一个周期，在那里释放它的下一个作业。一个作业若恰在另一个任务的周期开始时完成，则先算它完成。",
+  "rule-dl-overhead": "内核自身的工作（切换、定时器、跟踪）记在正在运行任务的预算上，使每个作业多出约 5 % 和几十 µs，所以内核的时间比手算稍晚；但预算仍在恰好用满其 runtime 的 CPU 时间时用完。与内核的值相差在所述容差之内的答案算正确。",
+  "setup-dl": "这 {n} 个周期性的 SCHED_DEADLINE 任务（workload=deadline）在一个硬件线程上运行，它们的 runtime 合计不超过它的 95 %（准入控制所允许的全部）。每个作业的工作量是其任务 runtime 的 {pct} %（即表中的值），预算中还为内核的工作留有余地。题目只涉及前 {window} ms。",
+  "setup-dl-overrun": "这 {n} 个周期性的 SCHED_DEADLINE 任务（workload=deadline）在一个硬件线程上运行，它们的 runtime 合计不超过它的 95 %（准入控制所允许的全部）。每个作业的工作量是其任务 runtime 的 {pct} %（即表中的值），超过了它的预算，所以每个任务都会超支（工作负载给所有任务同一个比例：无法只让一个任务超支）。题目只涉及前 {window} ms。",
+  "q-job-finish": "{task} 的第 {k} 个作业何时完成？",
+  "q-job-response": "{task} 的第 {k} 个作业从释放（其周期开始）到完成的响应时间是多少？",
+  "q-throttled": "{task} 第一次被限流（预算用完）是在何时？",
+  "q-runs-again": "此后 {task} 何时再次运行？",
+  "s-job-finish": "{task} 的第 {k} 个作业在 {t} ms 做完工作并让出 CPU。",
+  "s-job-response": "{task} 的第 {k} 个作业在 {release} ms 释放（此时上一个作业的截止时间已到，它的周期开始），在 {finish} ms 完成：{finish} - {release} = {value} ms。",
+  "s-throttled": "{task} 在 {t} ms 用完了预算（按内核的计数还剩 {left} µs）：被限流到它的下一个周期。",
+  "s-runs-again": "{task} 在 {t} ms 再次运行，预算已补满，截止时间后移到 {deadline} ms。",
 };
 
 /** Parts that are English words the CLI already worded (policy names, why a stint ended). */
@@ -118,6 +137,7 @@ const ZH_PARTS = {
   "STCF (preemptive shortest job first)": ZH["policy-stcf"],
   "MLFQ (the multi-level feedback queue)": ZH["policy-mlfq"],
   preempted: ZH["why-preempt"],
+  yielded: ZH["why-yield"],
   finished: ZH["why-exit"],
 };
 

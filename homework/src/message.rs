@@ -137,6 +137,25 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("s-first-run", "{task} first ran at {t} ms."),
     ("s-first-turn", "{task}'s first turn ran from {from} to {to} ms: {value} ms."),
     ("s-reaches", "{task} moved to level {level} at {t} ms."),
+    // Chapter 10, SCHED_DEADLINE.
+    ("col-dl-runtime", "runtime (ms)"),
+    ("col-dl-period", "period = deadline (ms)"),
+    ("col-dl-work", "work per job (ms)"),
+    ("rule-dl-machine", "One hart. Every task is a SCHED_DEADLINE task whose relative deadline equals its period T. The tasks are created at 0, in the order of the table, and each task's periods start at 0, T, 2T, ... ms: a job is released at the start of each, with the end of that period as its deadline. Times are in ms from 0."),
+    ("rule-dl-edf", "Earliest deadline first: the runnable task whose deadline is earliest runs; among equal deadlines the one higher in the table (it was created a few µs earlier). A task whose period starts while another runs preempts it at once if its new deadline is earlier. There are no ticks to wait for: every switch happens at the moment of its event."),
+    ("rule-dl-cbs", "Each task has a budget, its runtime, refilled at the start of each of its periods (the constant bandwidth server). Running uses the budget up; the moment it is used up (a timer, not a tick) the task is throttled: it waits for its next period, when the budget is refilled and the deadline moves one period on, and its unfinished job goes on from where it stopped."),
+    ("rule-dl-yield", "A job that has done its work yields (wl.yield=1): it gives up what is left of its budget and waits for its next period, where its next job is released. A job that finishes at the moment another task's period starts finishes first."),
+    ("rule-dl-overhead", "The kernel's own work (switches, timers, the trace) is charged to the running task's budget and adds about 5 % and a few tens of µs to each job, so the kernel's times are a little later than a hand calculation's; a budget still runs out after exactly its runtime of CPU. Answers within the stated tolerance of the kernel's count as right."),
+    ("setup-dl", "These {n} periodic SCHED_DEADLINE tasks (workload=deadline) run on one hart, their runtimes adding up to at most 95 % of it (all admission control allows). Each job's work is {pct} % of its task's runtime (the table's), which leaves room in its budget for the kernel's work. The questions are about the first {window} ms."),
+    ("setup-dl-overrun", "These {n} periodic SCHED_DEADLINE tasks (workload=deadline) run on one hart, their runtimes adding up to at most 95 % of it (all admission control allows). Every job's work is {pct} % of its task's runtime (the table's), more than its budget, so every task overruns (the workload gives all tasks the same share: it cannot make only one overrun). The questions are about the first {window} ms."),
+    ("q-job-finish", "When does job {k} of {task} finish?"),
+    ("q-job-response", "What is the response time of job {k} of {task}, from its release (the start of its period) to its finish?"),
+    ("q-throttled", "When is {task} first throttled (its budget used up)?"),
+    ("q-runs-again", "After that, when does {task} run again?"),
+    ("s-job-finish", "Job {k} of {task} finished its work and yielded at {t} ms."),
+    ("s-job-response", "Job {k} of {task} was released at {release} ms, where its previous job's deadline passed and its period began, and finished at {finish} ms: {finish} - {release} = {value} ms."),
+    ("s-throttled", "{task} had used up its budget at {t} ms ({left} µs left by the kernel's count): throttled until its next period."),
+    ("s-runs-again", "{task} ran again at {t} ms, with its budget refilled and its deadline moved on to {deadline} ms."),
 ];
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ import { wrong } from "./homework-answers.mjs";
 const PAGES = {
   "fifo-rr": "chapters/03-fifo-rr.html", sjf: "chapters/04-sjf.html", mlfq: "chapters/05-mlfq.html",
   "lottery-stride": "chapters/05a-lottery-stride.html", cfs: "chapters/06-cfs.html", rt: "chapters/09-realtime.html",
+  deadline: "chapters/10-deadline.html",
 };
 const STUDENTS = ["Ada Lovelace", "s2026-0417", "李雷"];
 const LEVEL = "medium";
