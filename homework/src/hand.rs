@@ -14,6 +14,7 @@
 //! here as `Dur`'s `eps`; where one would decide a tie that the rules do not, no schedule.
 
 pub mod cfs;
+pub mod eevdf;
 pub mod stride;
 
 use alloc::vec::Vec;

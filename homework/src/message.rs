@@ -137,6 +137,19 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("s-first-run", "{task} first ran at {t} ms."),
     ("s-first-turn", "{task}'s first turn ran from {from} to {to} ms: {value} ms."),
     ("s-reaches", "{task} moved to level {level} at {t} ms."),
+    // Chapter 8, EEVDF.
+    ("setup-eevdf", "These {n} tasks run on EEVDF (sched=eevdf) with Linux 6.12's defaults. Each is busy all the time, never sleeping, for {run} ms; then it exits the next time it looks at the clock (every 1 ms of its own CPU time)."),
+    ("rule-eevdf-vruntime", "Running d ms adds d × 1024 / weight ms to a task's vruntime v (its weight is Linux's for its nice). V is the average of the tasks' vruntimes weighted by their weights, all the tasks counted (the running one too): V = Σ weight × v / Σ weight. A task's lag is V − v; it is eligible when its lag is not negative (v ≤ V)."),
+    ("rule-eevdf-start", "Every task starts at vruntime 0 (so V = 0, and every task is eligible) with its virtual deadline half a request away (PLACE_DEADLINE_INITIAL): 0.35 ms × 1024 / weight."),
+    ("rule-eevdf-tick", "Every task requests {r} ms (the base slice). Turns change only at ticks: at each tick the running task's vruntime is brought up to date, and as the request is shorter than a tick, it has always reached its virtual deadline and gets a new one, its vruntime then plus a request in its virtual time: vd = v + {r} × 1024 / weight ms. Then the eligible task with the earliest virtual deadline runs: the running task stays only if its deadline is earlier than every eligible waiting task's, and among waiting tasks of equal deadline the one that has waited longest (at first the table's order) goes first. Between ticks no task is preempted (RUN_TO_PARITY)."),
+    ("rule-eevdf-hair", "A turn that starts at a tick starts a few tens of µs after it (the switch), so at the next tick the task has run about 0.07 ms less than 1 ms, and a task that leaves the CPU is charged the few µs after the tick too: the kernel's vruntimes differ from whole ticks by those hairs. The questions ask only about turns where no such hair decides."),
+    ("q-first-deadline", "What virtual deadline does {task} start with?"),
+    ("q-deadline", "{task}'s turn from {from} to {to} ms ends at the tick; when it leaves the CPU, a few µs after that tick, its vruntime is {vr} ms by the kernel's count. What virtual deadline does it leave with?"),
+    ("q-lag", "At {t} ms {task} is switched in. The tasks' vruntimes are then (in ms) {vruntimes}. What is {task}'s lag, V − its vruntime?"),
+    ("s-first-deadline", "{task} starts at vruntime 0 = V with its deadline half a request away: {half} × {nice0} / {weight} = {value} ms (the kernel's `new` event)."),
+    ("s-deadline", "At the tick that ended its turn (at {to} ms) {task}'s vruntime reached its deadline, so it got a new one: its vruntime then plus {r} × {nice0} / {weight} = {request} ms. It left with vruntime {vr} ms and deadline {value} ms (the kernel's `out` event; the vruntime includes the few µs after the tick)."),
+    ("s-average-vruntime", "V = ({terms}) / {total} = {value} ms."),
+    ("s-lag", "{task}'s lag is V − v = {average} − {vr} = {value} ms by the kernel's `in` event: not negative, so it is eligible."),
 ];
 
 #[cfg(test)]
