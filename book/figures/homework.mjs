@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { anchored } from "./metrics.mjs";
-import { answerField, attribute, fill, wordIn } from "../widget/homework-text.js";
+import { answerField, attribute, fill, schedOf, wordIn } from "../widget/homework-text.js";
 import { problemKey } from "../widget/homework-progress.js";
 import { STRINGS } from "../widget/strings.js";
 
@@ -166,6 +166,8 @@ export function problemMarkdown(p, lang) {
   });
   out.push(`<div class="rq-hw-progress" data-problem="${key}"></div>`, "");
   out.push(`<details><summary>${w.schedule}</summary>`, "");
+  // The run's task lanes, drawn by homework.js when the reader opens the schedule.
+  out.push(`<div class="rq-hw-lanes" data-sched="${schedOf(p.args)}" data-events="${attribute(JSON.stringify(p.events))}"></div>`, "");
   for (const s of p.scheduleText) out.push(`- ${say(s)}`);
   out.push("", say(p.commandLine), "", "</details>", "");
   out.push(fill(w.yours, { chapter: p.chapter, level: p.level }), "");

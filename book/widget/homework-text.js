@@ -21,6 +21,9 @@ export function wordIn(words, message, lang) {
   return fill(template, parts);
 }
 
+/** The policy a problem's command line names (`sched=`), whose queue order its lanes show. */
+export const schedOf = (args) => /(?:^| )sched=(\S+)/.exec(args)?.[1] ?? "";
+
 export const attribute = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**

@@ -7,11 +7,12 @@
 // Under each block (`.rq-hw-student`) the reader types their name or student id and gets a
 // problem of their own, drawn and answered in the page (homework-worker.js: the CLI's generator,
 // the kernel run by the page's emulator), with the same fields and a worked solution to reveal;
-// its progress is kept under its own seed. State is mirrored in `globalThis.runqueueHomework`
-// for the tests.
+// its progress is kept under its own seed. Each worked solution draws the kernel's run as task
+// lanes (lanes.js, the experiments' own), when the reader first opens it. State is mirrored in
+// `globalThis.runqueueHomework` for the tests.
 
 import { answerCount, exportFile, fromStorage, merge, problemKey, readImport, record, storageKey, verdictText } from "./homework-progress.js";
-import { answerField, wordIn } from "./homework-text.js";
+import { answerField, schedOf, wordIn } from "./homework-text.js";
 import { pageLang, stringsFor } from "./strings.js";
 
 const EDITION = pageLang();
@@ -146,6 +147,40 @@ function draw(request) {
   return job;
 }
 
+let catalog = null;
+/** The site's catalog (how each policy orders its queue, for the lanes' queue view), once. */
+function loadCatalog() {
+  catalog ??= Promise.all([fetch(new URL("catalog.json", ASSETS)).then((r) => {
+    if (!r.ok) throw new Error(`catalog.json: HTTP ${r.status}`);
+    return r.json();
+  }), import("./catalog.js")]).then(([raw, { normalizeCatalog }]) => normalizeCatalog(raw));
+  return catalog;
+}
+
+/**
+ * `host` (inside a closed <details>) gets the task lanes of a problem's run when the details
+ * first open: a canvas needs its width, and the lanes' code and the catalog come only then.
+ * `events` are the run's trace as the page takes it; `sched` names the policy whose queue order
+ * the cursor's view shows.
+ */
+function lanesWhenOpened(host, events, sched) {
+  const details = host.closest("details");
+  const draw = async () => {
+    if (host.dataset.drawn) return;
+    host.dataset.drawn = "yes";
+    try {
+      const [{ LanesView }, { queueViews }, cat] = await Promise.all([import("./lanes.js"), import("./catalog.js"), loadCatalog()]);
+      const lanes = new LanesView(host, { views: () => queueViews(cat, sched), charts: () => [] });
+      lanes.add(events);
+      host.lanes = lanes;
+    } catch (err) {
+      host.append(element("p", { className: "rq-hw-lanes-failed", textContent: T.hwLanesFailed(err.message) }));
+    }
+  };
+  if (!details || details.open) draw();
+  else details.addEventListener("toggle", () => details.open && draw());
+}
+
 /** `text` with its `code` spans as code elements (the CLI's messages quote command lines so). */
 function inline(text) {
   return text.split("`").map((part, i) => (i % 2 ? element("code", { textContent: part }) : part));
@@ -165,13 +200,16 @@ function problemView(p, words, command) {
     return element("li", {}, [element("p", {}, inline(`${say(q.prompt)}${space}${say(q.tolerance)}`)), field]);
   });
   const answers = p.questions.map((q) => element("li", {}, [element("strong", { textContent: q.answer.text }), stop, ...inline(q.steps.map(say).join(space))]));
+  const lanes = element("div", { className: "rq-hw-lanes" });
   const solution = element("details", { className: "rq-hw-solution" }, [
     element("summary", { textContent: T.hwStudentSolution }),
     element("ol", {}, answers),
     title("schedule-title", "The kernel's schedule"),
+    lanes,
     element("ul", {}, p.scheduleText.map((s) => element("li", {}, inline(say(s))))),
     element("p", {}, inline(say(p.commandLine))),
   ]);
+  lanesWhenOpened(lanes, p.events, schedOf(p.args));
   return element("section", { className: "rq-hw-mine" }, [
     element("p", {}, [element("strong", { textContent: T.hwStudentHeading(p.seed, level) }), stop, p.setup.map(say).join(space)]),
     table,
@@ -234,5 +272,6 @@ export function mount() {
   document.querySelectorAll("form.rq-hw").forEach(wire);
   document.querySelectorAll(".rq-hw-progress").forEach(progressBar);
   document.querySelectorAll(".rq-hw-student").forEach(studentBlock);
+  document.querySelectorAll(".rq-hw-lanes[data-events]").forEach((host) => lanesWhenOpened(host, JSON.parse(host.dataset.events), host.dataset.sched));
   globalThis.runqueueHomework = state;
 }

@@ -247,6 +247,7 @@ const en = {
   hwStudentFailed: (why) => `Your problem could not be made: ${why}`,
   hwStudentHeading: (seed, level) => `Your problem, drawn from seed ${seed} (${level})`,
   hwStudentSolution: "Show the worked solution",
+  hwLanesFailed: (why) => `The run's lanes could not be drawn: ${why}`,
   hwStudentCommand: (command) => `Your instructor gets this same problem and its answers with ${command}.`,
 
   showResult: "Show the result",
@@ -491,6 +492,7 @@ const zh = {
   hwStudentFailed: (why) => `无法生成你的题目：${why}`,
   hwStudentHeading: (seed, level) => `你的题目，由种子 ${seed} 生成（${level}）`,
   hwStudentSolution: "显示详细解答",
+  hwLanesFailed: (why) => `无法画出这次运行的泳道：${why}`,
   hwStudentCommand: (command) => `教师用 ${command} 可以得到同一道题及其答案。`,
 
   showResult: "显示结果",

@@ -29,6 +29,7 @@ pub use problem::{Answer, Problem, Question};
 use rng::Rng;
 pub use rng::seed_of;
 use run::Run;
+use runqueue_report::trace::Kind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
@@ -112,9 +113,11 @@ impl Plan {
         }
         let questions = (self.chapter.ask)(self.level, &self.draft, &run, &mut self.rng).map_err(|_| None)?;
         let schedule = run.stints.iter().map(|s| (s.clone(), String::from(run.name(s.tid)))).collect();
+        // The workload's own marks are its progress, not the schedule the solution's lanes draw.
+        let events = run.events.into_iter().filter(|e| e.kind != Kind::Mark).collect();
         let args = self.args();
         let chapters::Draft { setup, table, rules, harts, .. } = self.draft;
-        Ok(Problem { chapter: self.chapter.name, level: self.level, seed: self.seed, attempt: self.attempt, args, lead_us: self.lead_us, harts, setup, table, rules, questions, schedule })
+        Ok(Problem { chapter: self.chapter.name, level: self.level, seed: self.seed, attempt: self.attempt, args, lead_us: self.lead_us, harts, setup, table, rules, questions, schedule, events })
     }
 }
 

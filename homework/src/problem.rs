@@ -5,6 +5,7 @@
 use crate::message::Message;
 use crate::msg;
 use crate::run::{Stint, ms};
+use runqueue_report::trace::{self, Event};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use alloc::format;
@@ -266,6 +267,8 @@ pub struct Problem {
     pub questions: Vec<Question>,
     /// The kernel's schedule, stint by stint (ns since the workload's start).
     pub schedule: Vec<(Stint, String)>,
+    /// The run's trace on the same clock, for the worked solution's task lanes.
+    pub events: Vec<Event>,
 }
 
 impl Problem {
@@ -302,6 +305,7 @@ impl Problem {
             "questions": questions,
             "schedule": schedule,
             "scheduleText": msgs(&self.schedule_text()),
+            "events": trace::page_json(&self.events),
             "commandLine": self.command_line().to_json(),
         })
     }

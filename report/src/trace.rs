@@ -88,6 +88,18 @@ impl Event {
     }
 }
 
+/// `events` as the page's JSON array, which its charts, lanes and exercises read:
+/// `[{"t":time_ns,"h":hart,"k":"in","id":tid,"f":{"why":"exit","ran":1000}}, ...]`. Integer
+/// field values become numbers, as in the Chrome trace export.
+pub fn page_json(events: &[Event]) -> serde_json::Value {
+    use serde_json::{Map, Value, json};
+    let out = events.iter().map(|e| {
+        let fields: Map<String, Value> = e.fields.iter().map(|(k, v)| (k.clone(), v.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::from(v.as_str())))).collect();
+        json!({"t": e.time_ns, "h": e.hart, "k": e.kind.as_str(), "id": e.tid, "f": fields})
+    });
+    Value::Array(out.collect())
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     pub line: usize,

@@ -3,7 +3,9 @@
 // byte for byte what `runqueue homework --student NAME --answers` (and `--json`) prints; its
 // fields check the kernel's answer as right and another as not yet, and keep their progress
 // under the student's seed, apart from the build's problem; the worked solution opens on
-// request; the Chinese page words the same problem in Chinese. Needs a built site (`make book`).
+// request and draws the kernel's run as task lanes, stint for stint the problem's schedule, as
+// the build's own problem does; the Chinese page words the same problem in Chinese. Needs a
+// built site (`make book`).
 
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
@@ -35,6 +37,17 @@ before(async () => {
   site = await start();
 });
 after(async () => site?.stop());
+
+/** The stints the task lanes in `host` (a selector) drew, as the problem's schedule lists them. */
+async function lanesStints(page, host) {
+  await page.waitForFunction((sel) => document.querySelector(sel)?.lanes, host, { timeout: 20_000 });
+  return page.evaluate((sel) => {
+    const { model } = document.querySelector(sel).lanes;
+    const named = new Map([...model.tasks.values()].map((t) => [t.tid, t.name]));
+    return [...model.harts.entries()].flatMap(([hart, stints]) => stints.map((s) => ({ hart, tid: s.tid, task: named.get(s.tid), from: s.s, to: s.e })))
+      .sort((a, b) => a.from - b.from || a.hart - b.hart);
+  }, host);
+}
 
 const cli = (chapter, student, how) => execFileSync(runqueueCli(), ["homework", "--chapter", chapter, "--level", LEVEL, "--student", student, how], { encoding: "utf8" });
 
@@ -96,7 +109,15 @@ test("the page's problem for a student is the CLI's, byte for byte, and its fiel
     const solution = page.locator(".rq-hw-mine details.rq-hw-solution");
     assert.equal(await solution.evaluate((d) => d.open), false);
     await solution.getByText(EN.hwStudentSolution).click();
-    assert.ok((await solution.innerText()).includes(JSON.parse(mine.json).questions[0].answer.text));
+    const problem = JSON.parse(mine.json);
+    assert.ok((await solution.innerText()).includes(problem.questions[0].answer.text));
+    const schedule = problem.schedule.map(({ hart, tid, task, from, to }) => ({ hart, tid, task, from, to }));
+    assert.deepEqual(await lanesStints(page, ".rq-hw-mine .rq-hw-lanes"), schedule, `${chapter}: the solution's lanes are the kernel's schedule`);
+    // The build's problem draws its lanes too, when its schedule is opened.
+    const built = page.locator("details", { has: page.locator(".rq-hw-lanes[data-events]") });
+    await built.locator("summary").click();
+    const listed = await built.locator("li").count();
+    assert.equal((await lanesStints(page, ".rq-hw-lanes[data-events]")).length, listed, `${chapter}: the build's lanes, one stint a listed line`);
     assert.deepEqual(await axe(page), []);
     assert.deepEqual(errors, []);
     await page.close();

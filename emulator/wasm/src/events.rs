@@ -1,9 +1,7 @@
-//! Trace events for the page, as compact JSON the Worker can post straight to the charts:
-//! `[{"t":time_ns,"h":hart,"k":"in","id":tid,"f":{"why":"exit","ran":1000}}, ...]`.
-//! Integer field values become numbers, as in the Chrome trace export.
+//! Trace events for the page, as the compact JSON the Worker posts straight to the charts
+//! (`runqueue_report::trace::page_json`), and the stream's cut into whole lines.
 
 use runqueue_report::trace::{self, Event, ParseError};
-use serde_json::{Map, Value, json};
 
 /// Parses whole trace lines (`text`, whose first line is line `first_line` of the stream).
 pub fn to_json(text: &str, first_line: usize) -> Result<String, ParseError> {
@@ -19,15 +17,7 @@ pub fn to_json(text: &str, first_line: usize) -> Result<String, ParseError> {
 
 /// `events` as the page's JSON array.
 pub fn events_json(events: &[Event]) -> String {
-    let out = events.iter().map(|e| {
-        let fields: Map<String, Value> = e
-            .fields
-            .iter()
-            .map(|(k, v)| (k.clone(), v.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::from(v.as_str()))))
-            .collect();
-        json!({"t": e.time_ns, "h": e.hart, "k": e.kind.as_str(), "id": e.tid, "f": fields})
-    });
-    Value::Array(out.collect()).to_string()
+    trace::page_json(events).to_string()
 }
 
 /// Appends `fresh` bytes to `partial`, then moves every complete line from `partial` to
@@ -43,6 +33,7 @@ pub fn append_whole_lines(fresh: &[u8], partial: &mut Vec<u8>, trace: &mut Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn events_keep_their_fields_and_numbers() {
