@@ -10,7 +10,7 @@ use crate::message::Message;
 use crate::problem::{Answer, Question, Table, Tolerance, Unit, fmt_places, text_row};
 use crate::rng::Rng;
 use crate::run::{Run, Stint, ms};
-use crate::{Ambiguous, msg};
+use crate::{Ambiguous, Level, msg};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -36,6 +36,11 @@ pub fn words(count: usize) -> Vec<(&'static str, String)> {
 
 pub fn names(count: usize) -> Vec<String> {
     (0..count).map(|i| alloc::format!("spin{i}")).collect()
+}
+
+/// How many busy tasks a level draws: two, three, four.
+pub fn count(level: Level) -> usize {
+    level.index() + 2
 }
 
 /// The params holding each task's weight, in creation order.

@@ -21,11 +21,7 @@ pub const CHAPTER: Chapter = Chapter { index: 5, name: "cfs", aliases: &["nice",
 const GROWTH: Tolerance = Tolerance { abs: 0.01, rel: 0.01 };
 
 fn draft(level: Level, rng: &mut Rng) -> Draft {
-    let count = match level {
-        Level::Easy => 2,
-        Level::Medium => 3,
-        Level::Hard => 4,
-    };
+    let count = busy::count(level);
     let mut draft = busy::weighted("cfs", rng, count);
     let weights = busy::weights_of(&draft);
     let starts = cfs::start_vruntimes(&weights);

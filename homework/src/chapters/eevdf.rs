@@ -27,11 +27,7 @@ const WORKED: Tolerance = Tolerance { abs: 0.01, rel: 0.0 };
 const DEADLINE: Tolerance = Tolerance { abs: 0.12, rel: 0.0 };
 
 fn draft(level: Level, rng: &mut Rng) -> Draft {
-    let count = match level {
-        Level::Easy => 2,
-        Level::Medium => 3,
-        Level::Hard => 4,
-    };
+    let count = busy::count(level);
     let mut draft = busy::weighted("eevdf", rng, count);
     draft.rules = vec![
         msg!("rule-busy-machine"),

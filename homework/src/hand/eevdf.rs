@@ -176,5 +176,11 @@ mod tests {
         // schedule stops there.
         let t: Vec<(usize, u64, u64)> = schedule(&[1024, 526, 1586], 12).iter().map(|t| (t.job, t.from / 2, t.to / 2)).collect();
         assert_eq!(t, [(2, 0, 1), (0, 1, 2), (1, 2, 3), (2, 3, 4), (0, 4, 5)]);
+        // Nice -5 and 3: at 1 spin0 still has the earlier deadline (0.557 against 0.681) but
+        // is past V, so spin1 runs to 2; then spin0, eligible and earliest, until its lag
+        // comes within the kernel's µs of 0 (at 7 the kernel finds it just past V): no
+        // schedule past 2.
+        let t: Vec<(usize, u64, u64)> = schedule(&[3121, 526], 12).iter().map(|t| (t.job, t.from / 2, t.to / 2)).collect();
+        assert_eq!(t, [(0, 0, 1), (1, 1, 2)]);
     }
 }
