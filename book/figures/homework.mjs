@@ -17,7 +17,7 @@ import { STRINGS } from "../widget/strings.js";
 const run = promisify(execFile);
 
 /** The chapters with a generator, and the seed and level the book shows. */
-export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "rt", "deadline"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
+export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "eevdf", "rt", "deadline"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
 
 const ZH = {
   "level-easy": "简单",
@@ -127,6 +127,19 @@ const ZH = {
   "s-job-response": "{task} 的第 {k} 个作业在 {release} ms 释放（此时上一个作业的截止时间已到，它的周期开始），在 {finish} ms 完成：{finish} - {release} = {value} ms。",
   "s-throttled": "{task} 在 {t} ms 用完了预算（按内核的计数还剩 {left} µs）：被限流到它的下一个周期。",
   "s-runs-again": "{task} 在 {t} ms 再次运行，预算已补满，截止时间后移到 {deadline} ms。",
+  // Chapter 8, EEVDF.
+  "setup-eevdf": "这 {n} 个任务在 EEVDF（sched=eevdf，Linux 6.12 的默认参数）下运行。每个任务一直忙碌、从不睡眠，持续 {run} ms；之后它在下一次查看时钟时退出（它自己每用 1 ms CPU 查看一次）。",
+  "rule-eevdf-vruntime": "运行 d ms 使任务的 vruntime v 增加 d × 1024 / 权重 ms（权重是 Linux 为其 nice 值规定的）。V 是各任务 vruntime 按权重的加权平均，所有任务都计入（包括正在运行的）：V = Σ 权重 × v / Σ 权重。任务的滞后量（lag）是 V − v；滞后量不为负（v ≤ V）时任务是合格的。",
+  "rule-eevdf-start": "每个任务从 vruntime 0 开始（所以 V = 0，每个任务都合格），它的虚拟截止时间在半个请求之后（PLACE_DEADLINE_INITIAL）：0.35 ms × 1024 / 权重。",
+  "rule-eevdf-tick": "每个任务请求 {r} ms（基础时间片）。只在时钟节拍时换任务：每个节拍更新正在运行任务的 vruntime；由于请求比一个节拍短，它总已到达自己的虚拟截止时间，于是得到新的截止时间，即它此时的 vruntime 加上虚拟时间中的一个请求：vd = v + {r} × 1024 / 权重 ms。然后合格任务中虚拟截止时间最早的运行：正在运行的任务只有在它仍然合格、且其截止时间早于每个合格的等待任务时才继续运行；截止时间相等的等待任务中等待最久的先运行（一开始按表中顺序）。两个节拍之间没有任务被抢占（RUN_TO_PARITY）。",
+  "rule-eevdf-hair": "从节拍开始的一轮在节拍后几十 µs 才开始（切换），所以到下一个节拍时任务运行的时间比 1 ms 少约 0.07 ms；离开 CPU 的任务还要被计入节拍之后的几 µs：内核的 vruntime 与整节拍的值相差这些细微差别。题目只问不受这种细微差别影响的轮次。",
+  "q-first-deadline": "{task} 开始时的虚拟截止时间是多少？",
+  "q-deadline": "{task} 从 {from} 到 {to} ms 的这一轮在节拍处结束；它离开 CPU 时（节拍后几 µs），按内核的计数它的 vruntime 是 {vr} ms。它离开时的虚拟截止时间是多少？",
+  "q-lag": "{t} ms 时 {task} 被换上 CPU。此时各任务的 vruntime（单位 ms）为 {vruntimes}。{task} 的滞后量，即 V − 它的 vruntime，是多少？",
+  "s-first-deadline": "{task} 从 vruntime 0 = V 开始，截止时间在半个请求之后：{half} × {nice0} / {weight} = {value} ms（内核的 `new` 事件）。",
+  "s-deadline": "在结束它这一轮的节拍处（{to} ms），{task} 的 vruntime 到达了它的截止时间，于是得到新的截止时间：它此时的 vruntime 加上 {r} × {nice0} / {weight} = {request} ms。它离开时 vruntime 为 {vr} ms，截止时间为 {value} ms（内核的 `out` 事件；vruntime 包含节拍之后的几 µs）。",
+  "s-average-vruntime": "V = ({terms}) / {total} = {value} ms。",
+  "s-lag": "按内核的 `in` 事件，{task} 的滞后量是 V − v = {average} − {vr} = {value} ms：不为负，所以它是合格的。",
 };
 
 /** Parts that are English words the CLI already worded (policy names, why a stint ended). */

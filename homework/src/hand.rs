@@ -15,6 +15,7 @@
 
 pub mod cfs;
 pub mod deadline;
+pub mod eevdf;
 pub mod stride;
 
 use alloc::vec::Vec;

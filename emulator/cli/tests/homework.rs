@@ -50,6 +50,7 @@ fn ns_of_ms(text: &str) -> u64 {
 /// 0 on the machine's clock, for the absolute deadlines events report).
 fn kernel_answer(q: &Question, result: &RunResult, events: &[Event], zero: u64) -> String {
     let ms = |ns: u64| format!("{:.2}", ns as f64 / 1e6);
+    let vms = |ns: i64| format!("{:.3}", ns as f64 / 1e6);
     let task = |name: &str| result.task(name).unwrap_or_else(|| panic!("no task {name}"));
     let mean = |f: fn(&runqueue_report::TaskResult) -> u64| ms(result.tasks.iter().map(f).sum::<u64>() / result.tasks.len() as u64);
     match q.slot {
@@ -110,6 +111,27 @@ fn kernel_answer(q: &Question, result: &RunResult, events: &[Event], zero: u64) 
             let tid = task(part(q, "task")).tid;
             let throttled = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out && e.get("why") == Some("preempt") && e.num("left").unwrap() <= 0).unwrap().time_ns;
             ms(if q.slot == "throttled" { throttled } else { events.iter().find(|e| e.tid == tid && e.kind == Kind::In && e.time_ns > throttled).unwrap().time_ns })
+        // EEVDF: a deadline or lag the kernel's trace reports, in virtual ms to the µs.
+        "first-deadline" => {
+            let tid = task(part(q, "task")).tid;
+            vms(events.iter().find(|e| e.tid == tid && e.kind == Kind::New).unwrap().num("vd").unwrap())
+        }
+        "deadline" => {
+            // The `out` that ends the task's turn at `to`, whose vruntime the prompt gives.
+            let tid = task(part(q, "task")).tid;
+            let to = ns_of_ms(part(q, "to"));
+            let out = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out && e.time_ns.abs_diff(to) <= 5_000).unwrap_or_else(|| panic!("no turn of {} ends at {to}", part(q, "task")));
+            assert_eq!(part(q, "vr"), vms(out.num("vr").unwrap()), "the vruntime the prompt gives");
+            vms(out.num("vd").unwrap())
+        }
+        "lag" => {
+            // The `in` at `t`, where every task's vruntime is the prompt's.
+            let tid = task(part(q, "task")).tid;
+            let t = ns_of_ms(part(q, "t"));
+            let inn = events.iter().find(|e| e.tid == tid && e.kind == Kind::In && e.time_ns.abs_diff(t) <= 5_000).unwrap_or_else(|| panic!("{} is not switched in at {t}", part(q, "task")));
+            let given: Vec<String> = result.tasks.iter().map(|r| format!("{} = {}", r.name, vms(events.iter().filter(|e| e.tid == r.tid && e.time_ns <= inn.time_ns).filter_map(|e| e.num("vr")).last().unwrap()))).collect();
+            assert_eq!(part(q, "vruntimes"), given.join(", "), "the vruntimes the prompt gives");
+            vms(inn.num("lag").unwrap())
         }
         other => panic!("no check for the question {other}"),
     }
@@ -200,7 +222,7 @@ fn assert_refused(args: &[&str], code: i32, needle: &str) {
 
 #[test]
 fn bad_input_is_refused_clearly() {
-    assert_refused(&["homework", "--chapter", "eevdf", "--seed", "1"], 125, "unknown chapter 'eevdf': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, rt, deadline");
+    assert_refused(&["homework", "--chapter", "bogus", "--seed", "1"], 125, "unknown chapter 'bogus': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, eevdf, rt, deadline");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "abc"], 2, "invalid value 'abc' for '--seed <SEED>'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "-3"], 2, "unexpected argument '-3'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--level", "expert"], 125, "unknown level 'expert'");
