@@ -111,6 +111,7 @@ fn kernel_answer(q: &Question, result: &RunResult, events: &[Event], zero: u64) 
             let tid = task(part(q, "task")).tid;
             let throttled = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out && e.get("why") == Some("preempt") && e.num("left").unwrap() <= 0).unwrap().time_ns;
             ms(if q.slot == "throttled" { throttled } else { events.iter().find(|e| e.tid == tid && e.kind == Kind::In && e.time_ns > throttled).unwrap().time_ns })
+        }
         // EEVDF: a deadline or lag the kernel's trace reports, in virtual ms to the µs.
         "first-deadline" => {
             let tid = task(part(q, "task")).tid;
