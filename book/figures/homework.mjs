@@ -17,7 +17,7 @@ import { STRINGS } from "../widget/strings.js";
 const run = promisify(execFile);
 
 /** The chapters with a generator, and the seed and level the book shows. */
-export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "rt", "many-cores"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
+export const HOMEWORK = ["fifo-rr", "sjf", "mlfq", "lottery-stride", "cfs", "eevdf", "rt", "deadline", "many-cores"].map((chapter) => ({ chapter, seed: 1, level: "medium" }));
 
 const ZH = {
   "level-easy": "简单",
@@ -108,6 +108,38 @@ const ZH = {
   "s-pass-growth": "{task} 的 pass 从 {before} 变为 {after}：{stride} × {ran} / {q} = {value}。",
   "s-first-run": "{task} 在 {t} ms 第一次运行。",
   "s-first-turn": "{task} 的第一轮从 {from} 运行到 {to} ms：{value} ms。",
+  // Chapter 10, SCHED_DEADLINE.
+  "col-dl-runtime": "runtime（ms）",
+  "col-dl-period": "周期 = 截止时间（ms）",
+  "col-dl-work": "每个作业的工作量（ms）",
+  "rule-dl-machine": "一个硬件线程。每个任务都是 SCHED_DEADLINE 任务，相对截止时间等于其周期 T。任务在 0 按表中顺序创建，每个任务的周期从 0、T、2T……ms 开始：每个周期开始时释放一个作业，该周期的结束就是它的截止时间。时间均以从 0 起的 ms 计。",
+  "rule-dl-edf": "最早截止时间优先：可运行任务中截止时间最早的运行；截止时间相同时表中靠前者优先（它早创建几 µs）。一个任务的新周期在另一个任务运行时开始，若它的新截止时间更早，就立即抢占正在运行的任务。无须等待时钟节拍：每次切换都发生在其事件的那一刻。",
+  "rule-dl-cbs": "每个任务有一份预算，即它的 runtime，在它的每个周期开始时补充（恒定带宽服务器）。运行会消耗预算；预算用完的那一刻（由定时器而非时钟节拍决定），任务被限流：它等到下一个周期开始，那时预算被补满、截止时间后移一个周期，未完成的作业从停下的地方继续。",
+  "rule-dl-yield": "做完工作的作业让出 CPU（wl.yield=1）：它放弃剩余的预算，等待下一个周期，在那里释放它的下一个作业。一个作业若恰在另一个任务的周期开始时完成，则先算它完成。",
+  "rule-dl-overhead": "内核自身的工作（切换、定时器、跟踪）记在正在运行任务的预算上，使每个作业多出约 5 % 和几十 µs，所以内核的时间比手算稍晚；但预算仍在恰好用满其 runtime 的 CPU 时间时用完。与内核的值相差在所述容差之内的答案算正确。",
+  "setup-dl": "这 {n} 个周期性的 SCHED_DEADLINE 任务（workload=deadline）在一个硬件线程上运行，它们的 runtime 合计不超过它的 95 %（准入控制所允许的全部）。每个作业的工作量是其任务 runtime 的 {pct} %（即表中的值），预算中还为内核的工作留有余地。题目只涉及前 {window} ms。",
+  "setup-dl-overrun": "这 {n} 个周期性的 SCHED_DEADLINE 任务（workload=deadline）在一个硬件线程上运行，它们的 runtime 合计不超过它的 95 %（准入控制所允许的全部）。每个作业的工作量是其任务 runtime 的 {pct} %（即表中的值），超过了它的预算，所以每个任务都会超支（工作负载给所有任务同一个比例：无法只让一个任务超支）。题目只涉及前 {window} ms。",
+  "q-job-finish": "{task} 的第 {k} 个作业何时完成？",
+  "q-job-response": "{task} 的第 {k} 个作业从释放（其周期开始）到完成的响应时间是多少？",
+  "q-throttled": "{task} 第一次被限流（预算用完）是在何时？",
+  "q-runs-again": "此后 {task} 何时再次运行？",
+  "s-job-finish": "{task} 的第 {k} 个作业在 {t} ms 做完工作并让出 CPU。",
+  "s-job-response": "{task} 的第 {k} 个作业在 {release} ms 释放（此时上一个作业的截止时间已到，它的周期开始），在 {finish} ms 完成：{finish} - {release} = {value} ms。",
+  "s-throttled": "{task} 在 {t} ms 用完了预算（按内核的计数还剩 {left} µs）：被限流到它的下一个周期。",
+  "s-runs-again": "{task} 在 {t} ms 再次运行，预算已补满，截止时间后移到 {deadline} ms。",
+  // Chapter 8, EEVDF.
+  "setup-eevdf": "这 {n} 个任务在 EEVDF（sched=eevdf，Linux 6.12 的默认参数）下运行。每个任务一直忙碌、从不睡眠，持续 {run} ms；之后它在下一次查看时钟时退出（它自己每用 1 ms CPU 查看一次）。",
+  "rule-eevdf-vruntime": "运行 d ms 使任务的 vruntime v 增加 d × 1024 / 权重 ms（权重是 Linux 为其 nice 值规定的）。V 是各任务 vruntime 按权重的加权平均，所有任务都计入（包括正在运行的）：V = Σ 权重 × v / Σ 权重。任务的滞后量（lag）是 V − v；滞后量不为负（v ≤ V）时任务是合格的。",
+  "rule-eevdf-start": "每个任务从 vruntime 0 开始（所以 V = 0，每个任务都合格），它的虚拟截止时间在半个请求之后（PLACE_DEADLINE_INITIAL）：0.35 ms × 1024 / 权重。",
+  "rule-eevdf-tick": "每个任务请求 {r} ms（基础时间片）。只在时钟节拍时换任务：每个节拍更新正在运行任务的 vruntime；由于请求比一个节拍短，它总已到达自己的虚拟截止时间，于是得到新的截止时间，即它此时的 vruntime 加上虚拟时间中的一个请求：vd = v + {r} × 1024 / 权重 ms。然后合格任务中虚拟截止时间最早的运行：正在运行的任务只有在它仍然合格、且其截止时间早于每个合格的等待任务时才继续运行；截止时间相等的等待任务中等待最久的先运行（一开始按表中顺序）。两个节拍之间没有任务被抢占（RUN_TO_PARITY）。",
+  "rule-eevdf-hair": "从节拍开始的一轮在节拍后几十 µs 才开始（切换），所以到下一个节拍时任务运行的时间比 1 ms 少约 0.07 ms；离开 CPU 的任务还要被计入节拍之后的几 µs：内核的 vruntime 与整节拍的值相差这些细微差别。题目只问不受这种细微差别影响的轮次。",
+  "q-first-deadline": "{task} 开始时的虚拟截止时间是多少？",
+  "q-deadline": "{task} 从 {from} 到 {to} ms 的这一轮在节拍处结束；它离开 CPU 时（节拍后几 µs），按内核的计数它的 vruntime 是 {vr} ms。它离开时的虚拟截止时间是多少？",
+  "q-lag": "{t} ms 时 {task} 被换上 CPU。此时各任务的 vruntime（单位 ms）为 {vruntimes}。{task} 的滞后量，即 V − 它的 vruntime，是多少？",
+  "s-first-deadline": "{task} 从 vruntime 0 = V 开始，截止时间在半个请求之后：{half} × {nice0} / {weight} = {value} ms（内核的 `new` 事件）。",
+  "s-deadline": "在结束它这一轮的节拍处（{to} ms），{task} 的 vruntime 到达了它的截止时间，于是得到新的截止时间：它此时的 vruntime 加上 {r} × {nice0} / {weight} = {request} ms。它离开时 vruntime 为 {vr} ms，截止时间为 {value} ms（内核的 `out` 事件；vruntime 包含节拍之后的几 µs）。",
+  "s-average-vruntime": "V = ({terms}) / {total} = {value} ms。",
+  "s-lag": "按内核的 `in` 事件，{task} 的滞后量是 V − v = {average} − {vr} = {value} ms：不为负，所以它是合格的。",
   // Chapter 11, many cores.
   "setup-harts": "这些任务在 {harts} 个硬件线程上以 FIFO（sched=fifo）运行，每个硬件线程有自己的运行队列（rq=perhart，默认）。每个任务需要 CPU 运行其突发时间，然后退出；都不睡眠。",
   "rule-harts": "{harts} 个硬件线程，编号 0 到 {last}，各自每 1 ms 一个时钟节拍。工作负载在时间 0 开始，时间均以此后的 ms 计；任务在 0 或两个节拍正中间（0.5、1.5……ms）到达。",
@@ -136,6 +168,7 @@ const ZH_PARTS = {
   "STCF (preemptive shortest job first)": ZH["policy-stcf"],
   "MLFQ (the multi-level feedback queue)": ZH["policy-mlfq"],
   preempted: ZH["why-preempt"],
+  yielded: ZH["why-yield"],
   finished: ZH["why-exit"],
 };
 

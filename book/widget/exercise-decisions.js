@@ -6,7 +6,10 @@
 // queue then is rebuilt from the events before it (rq-state.js, in the order the policy states
 // in the catalog), and what told the kernel's pick from another task is the first of the
 // policy's keys that differs between them. Nothing here knows a policy by name: the catalog's
-// `QueueView` says which keys order the queue and how the next task is picked.
+// `QueueView` says which keys order the queue and how the next task is picked. With a queue per
+// hart and two harts or more, a task's arrival or wakeup is a decision too: which hart's queue
+// it joins (the event's `rq`); what the kernel knew then (each hart's task and queue, the hart
+// the task last ran on, the hart the wakeup ran on) is shown beside its answer.
 
 import { snapshot } from "./rq-state.js";
 
@@ -19,19 +22,26 @@ export function playable(views) {
 }
 
 /**
- * The decisions of a run, in order: `{index, t, hart, picked, candidates, others}`. `candidates`
+ * The decisions of a run, in order: the placements (`placement`) and the picks, `{kind: "pick",
+ * index, t, hart, picked, candidates, others}`. `candidates`
  * are the queue's tasks before the switch, in the kernel's order (`{tid, name, cls, fields,
  * eligible, yielded, since}`: `since` is when the task last joined the queue); `others` what the
  * other harts ran. A switch the rebuilt queue cannot explain (an MLFQ boost or an O(1) array
  * swap acts without an event of the tasks it moves: docs/web.md) is played without a question.
  */
 export function decisions(events, views, max = MAX_DECISIONS) {
+  const harts = [...new Set(events.map((e) => e.h))].sort((a, b) => a - b);
+  const names = new Map();
+  const last = new Map(); // tid -> the hart it last ran on
   const since = new Map();
   // Runnable tasks not running: a switch with fewer than two has no choice, and costs no replay.
   const waiting = new Set();
   const found = [];
   for (let i = 0; i < events.length && found.length < max; i++) {
     const e = events[i];
+    if (e.k === "new") names.set(e.id, e.f.name ?? `task ${e.id}`);
+    if (["new", "wake"].includes(e.k) && "rq" in e.f && harts.length >= 2) found.push(placement(events, i, views, harts, names, last));
+    if (e.k === "in") last.set(e.id, e.h);
     if (["new", "wake"].includes(e.k) || (e.k === "out" && ["preempt", "yield"].includes(e.f.why))) {
       since.set(e.id, e.t);
       waiting.add(e.id);
@@ -46,9 +56,27 @@ export function decisions(events, views, max = MAX_DECISIONS) {
     const candidates = queue.map((x) => ({ ...x, since: since.get(x.tid) ?? null }));
     if (predict(candidates, views) !== e.id) continue;
     const others = s.harts.filter((h) => h.hart !== e.h).map((h) => ({ hart: h.hart, running: h.running }));
-    found.push({ index: i, t: e.t, hart: e.h, picked: e.id, candidates, others });
+    found.push({ kind: "pick", index: i, t: e.t, hart: e.h, picked: e.id, candidates, others });
   }
   return found;
+}
+
+/**
+ * The arrival or wakeup `events[i]` as a decision of where it goes: `{kind: "place", index, t,
+ * tid, name, placed, harts, previous, from}`: `placed` the hart whose queue the kernel put it
+ * in; `harts` what each hart held just before (`{hart, running, waiting}`: the running task's
+ * name or null, how many waited in its queue); `previous` the hart the task last ran on (null
+ * for a new task); `from` the hart the wakeup or creation ran on.
+ */
+function placement(events, i, views, harts, names, last) {
+  const e = events[i];
+  const s = snapshot(events.slice(0, i), e.t, views);
+  const held = harts.map((hart) => ({
+    hart,
+    running: s.harts.find((h) => h.hart === hart)?.running?.name ?? null,
+    waiting: s.queues.find((q) => q.hart === hart)?.tasks.length ?? 0,
+  }));
+  return { kind: "place", index: i, t: e.t, tid: e.id, name: names.get(e.id) ?? `task ${e.id}`, placed: e.f.rq, harts: held, previous: last.get(e.id) ?? null, from: e.h };
 }
 
 /**
@@ -89,6 +117,12 @@ function reason(kernel, yours, views) {
     if (a !== b) return { kind: "key", key, better: k.startsWith("-") ? "higher" : "lower", kernelValue: a, yoursValue: b };
   }
   return { kind: "order", keyed: order.length > 0 };
+}
+
+/** A placement of the task on `hart` at `decision` (a `place` one): `{right}`. */
+export function judgePlace(decision, hart) {
+  if (!decision.harts.some((h) => h.hart === hart)) throw new Error(`hart ${hart} is not one of this run's`);
+  return { right: hart === decision.placed };
 }
 
 /** The score of a played exercise: `{right, total, percent}`. */

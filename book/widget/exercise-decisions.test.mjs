@@ -5,7 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { decisions, judge, playable, predict, score } from "./exercise-decisions.js";
+import { decisions, judge, judgePlace, playable, predict, score } from "./exercise-decisions.js";
 import { snapshot } from "./rq-state.js";
 import { RUNS, parseEvents } from "./testdata/exercise-runs.mjs";
 
@@ -42,7 +42,7 @@ test("every switch with a choice is a decision, and the policy's rule picks what
       choices++;
       assert.equal(predict(queue, views), e.id, `${name}: event ${i} (t=${e.t}) switches in task ${e.id}`);
     });
-    const found = decisions(events, views, Infinity);
+    const found = decisions(events, views, Infinity).filter((d) => d.kind === "pick");
     assert.equal(found.length, choices, `${name}: one decision per switch with a choice`);
     assert.ok(found.length >= 5, `${name}: ${found.length} decisions`);
     for (const d of found) {
@@ -60,7 +60,7 @@ test("every switch with a choice is a decision, and the policy's rule picks what
 test("two-hart runs decide on both harts", () => {
   for (const name of ["rr2", "mlfq2", "cfs2", "eevdf2"]) {
     const { events, views } = run(name);
-    const harts = new Set(decisions(events, views, Infinity).map((d) => d.hart));
+    const harts = new Set(decisions(events, views, Infinity).filter((d) => d.kind === "pick").map((d) => d.hart));
     assert.deepEqual([...harts].sort(), [0, 1], name);
   }
 });
@@ -69,7 +69,7 @@ test("a wrong pick says what told the kernel's pick from it, and that is true of
   for (const name of Object.keys(RUNS)) {
     const { events, views } = run(name);
     const seen = new Set();
-    for (const d of decisions(events, views, Infinity)) {
+    for (const d of decisions(events, views, Infinity).filter((d) => d.kind === "pick")) {
       assert.deepEqual(judge(d, d.picked, views), { right: true, kernel: d.candidates.find((c) => c.tid === d.picked), yours: d.candidates.find((c) => c.tid === d.picked), reason: null });
       for (const c of d.candidates.filter((c) => c.tid !== d.picked)) {
         const { right, kernel, yours, reason } = judge(d, c.tid, views);
@@ -101,9 +101,39 @@ test("a wrong pick says what told the kernel's pick from it, and that is true of
   }
 });
 
+test("with a queue per hart, each arrival and wakeup asks which hart's queue the task joins, and says what each hart held", () => {
+  for (const name of Object.keys(RUNS)) {
+    const { events, views } = run(name);
+    const places = decisions(events, views, Infinity).filter((d) => d.kind === "place");
+    const asked = events.filter((e) => ["new", "wake"].includes(e.k) && "rq" in e.f);
+    const harts = new Set(events.map((e) => e.h));
+    assert.equal(places.length, harts.size >= 2 ? asked.length : 0, `${name}: a placement per arrival and wakeup on two harts or more`);
+    for (const d of places) {
+      const e = events[d.index];
+      assert.ok(["new", "wake"].includes(e.k) && e.id === d.tid && e.t === d.t, `${name}: decision at event ${d.index}`);
+      assert.equal(d.placed, e.f.rq, `${name} t=${d.t}: the kernel's hart is the event's queue`);
+      assert.deepEqual(judgePlace(d, d.placed), { right: true });
+      for (const h of d.harts.filter((h) => h.hart !== d.placed)) assert.deepEqual(judgePlace(d, h.hart), { right: false });
+      // What the page shows beside the answer, recomputed from the events before it.
+      const before = events.slice(0, d.index);
+      const lastIn = before.filter((x) => x.k === "in" && x.id === d.tid).at(-1);
+      assert.equal(d.previous, lastIn?.h ?? null, `${name} t=${d.t}: the hart it last ran on`);
+      assert.equal(d.from, e.h);
+      for (const h of d.harts) {
+        const ins = before.filter((x) => x.h === h.hart && ["in", "out"].includes(x.k));
+        const running = ins.at(-1)?.k === "in" ? ins.at(-1).id : null;
+        assert.equal(h.running !== null, running !== null && running !== 0, `${name} t=${d.t}: whether hart ${h.hart} ran a task`);
+        assert.ok(h.waiting >= 0);
+      }
+    }
+  }
+  assert.throws(() => judgePlace(decisions(run("rr2").events, run("rr2").views, Infinity).find((d) => d.kind === "place"), 7), /hart 7 is not one of this run's/);
+});
+
 test("a task not in the queue cannot be picked; a lottery has no rule to play", () => {
   const { events, views } = run("cfs");
   const [d] = decisions(events, views, 1);
+  assert.equal(d.kind, "pick", "one hart: only picks");
   assert.throws(() => judge(d, 999, views), /task 999 is not in the queue/);
   assert.equal(playable(views), true);
   assert.equal(playable({ fair: { order: [], show: ["tickets"], pick: "draw" }, classes: [] }), false);

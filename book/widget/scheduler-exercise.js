@@ -1,10 +1,11 @@
 // "You are the scheduler": a finished run replayed decision by decision. At each the reader sees
 // the lanes up to that moment and the hart's run queue, picks the task to run next, and learns
 // whether the kernel picked it and, if not, what told the kernel's pick from theirs (the policy's
-// keys, eligibility, a yield, the queue's order); a score at the end. The decisions and the
+// keys, eligibility, a yield, the queue's order); with a queue per hart, also which hart's queue
+// each arriving or waking task joins, with what the kernel knew then; a score at the end. The decisions and the
 // reasons come from exercise-decisions.js; this module is the page's part.
 
-import { decisions, judge, playable, score } from "./exercise-decisions.js";
+import { decisions, judge, judgePlace, playable, score } from "./exercise-decisions.js";
 import { headingAfter } from "./headings.js";
 import { LanesView } from "./lanes.js";
 import { pageLang, stringsFor } from "./strings.js";
@@ -106,6 +107,7 @@ export class SchedulerExercise {
     this.feed(d.index);
     // The lanes' queue view orders the queue as the kernel will pick: without figures, it would give the answer away.
     this.lanes.queueBox.hidden = !this.figuresBox.checked;
+    if (d.kind === "place") return this.showPlacement(d, focus);
     const shown = this.figuresBox.checked;
     const others = d.others.map((o) => (o.running ? T.hartRunsShort(o.hart, o.running.name) : T.hartIdle(o.hart))).join("; ");
     const prompt = el("p", { class: "rq-exercise-prompt", tabindex: "-1", "data-t": String(d.t), "data-hart": String(d.hart) },
@@ -128,6 +130,37 @@ export class SchedulerExercise {
     if (focus) prompt.focus();
   }
 
+  /** A placement decision: the arriving or waking task, and one button per hart saying what it holds. */
+  showPlacement(d, focus) {
+    const what = this.events[d.index].k === "wake" ? T.exWakes : T.exArrives;
+    const prompt = el("p", { class: "rq-exercise-prompt", tabindex: "-1", "data-t": String(d.t), "data-kind": "place", "data-tid": String(d.tid) },
+      T.exPlacePrompt(this.at + 1, this.list.length, fmtMs(d.t - this.start), d.name, what));
+    const group = el("div", { class: "rq-exercise-choices", role: "group", "aria-label": T.exPlaceChoices(d.name) });
+    const answer = this.answers[this.at];
+    for (const h of d.harts) {
+      const b = el("button", { type: "button", class: "rq-exercise-choice", "data-hart": String(h.hart) }, T.exHartHeld(h.hart, h.running, h.waiting));
+      if (answer) {
+        b.disabled = true;
+        if (h.hart === answer.hart) b.append(` ${T.exYourPick}`);
+        if (h.hart === d.placed) b.append(` ${T.exKernelPick}`);
+        b.classList.toggle("rq-exercise-kernel", h.hart === d.placed);
+        b.classList.toggle("rq-exercise-wrong", h.hart === answer.hart && !answer.right);
+      } else b.onclick = () => this.place(h.hart);
+      group.append(b);
+    }
+    this.stage.replaceChildren(prompt, group);
+    if (answer) {
+      const said = answer.right ? T.exPlaceRight(d.name, d.placed) : `${T.exPlaceWrong(d.name, d.placed)} ${T.exPlaceFacts(d.previous, d.from)}`;
+      this.stage.append(el("p", { class: `rq-exercise-verdict ${answer.right ? "rq-exercise-is-right" : "rq-exercise-is-wrong"}`, text: said }), this.wayOn());
+    }
+    if (focus) prompt.focus();
+  }
+
+  place(hart) {
+    this.answers[this.at] = { hart, ...judgePlace(this.list[this.at], hart) };
+    this.afterAnswer();
+  }
+
   /** A queued task as its button says it: its name and, at the guided level, the policy's figures and when it joined the queue. */
   describe(c, shown) {
     if (!shown) return c.name;
@@ -142,9 +175,22 @@ export class SchedulerExercise {
     const d = this.list[this.at];
     const verdict = judge(d, tid, this.views);
     this.answers[this.at] = { tid, ...verdict };
+    this.afterAnswer();
+  }
+
+  /** The answered decision again, its verdict said and the focus on the way on. */
+  afterAnswer() {
     this.showDecision(false);
     this.said.textContent = this.stage.querySelector(".rq-exercise-verdict").textContent;
     this.stage.querySelector(".rq-exercise-next").focus();
+  }
+
+  /** The button to the next decision, or to the score after the last. */
+  wayOn() {
+    const last = this.at === this.list.length - 1;
+    const next = el("button", { type: "button", class: "rq-exercise-next", text: last ? T.exFinish : T.exNext });
+    next.onclick = () => (last ? this.finish() : this.advance());
+    return next;
   }
 
   /** Right or not, why the kernel picked as it did, the queue in the kernel's order, and the way on. */
@@ -153,10 +199,7 @@ export class SchedulerExercise {
       answer.right ? T.exRight(answer.kernel.name) : `${T.exWrong(answer.kernel.name)} ${this.why(answer)}`);
     const queue = el("ol", { class: "rq-queue rq-exercise-queue", "aria-label": T.exQueueOrder(d.hart) });
     for (const c of d.candidates) queue.append(el("li", { "data-tid": String(c.tid), text: this.describe(c, true) }));
-    const last = this.at === this.list.length - 1;
-    const next = el("button", { type: "button", class: "rq-exercise-next", text: last ? T.exFinish : T.exNext });
-    next.onclick = () => (last ? this.finish() : this.advance());
-    this.stage.append(verdict, el("p", { class: "rq-queue-title", text: T.exQueueOrder(d.hart) }), queue, next);
+    this.stage.append(verdict, el("p", { class: "rq-queue-title", text: T.exQueueOrder(d.hart) }), queue, this.wayOn());
   }
 
   why({ kernel, yours, reason }) {

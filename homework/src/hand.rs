@@ -14,6 +14,8 @@
 //! here as `Dur`'s `eps`; where one would decide a tie that the rules do not, no schedule.
 
 pub mod cfs;
+pub mod deadline;
+pub mod eevdf;
 pub mod harts;
 pub mod stride;
 

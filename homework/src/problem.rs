@@ -108,7 +108,7 @@ impl Answer {
     /// What the question says about how it is checked.
     pub fn tolerance(&self) -> Message {
         match self {
-            Answer::Number { unit: Unit::Ms, tol, .. } => msg!("tolerance-time", abs = fmt_num(tol.abs), rel = fmt_num(tol.rel * 100.0)),
+            Answer::Number { unit: Unit::Ms, tol, .. } if tol.rel > 0.0 => msg!("tolerance-time", abs = fmt_num(tol.abs), rel = fmt_num(tol.rel * 100.0)),
             Answer::Number { tol, unit, .. } if tol.abs > 0.0 => {
                 let amount = match unit.name() {
                     "" => fmt_num(tol.abs),

@@ -24,6 +24,9 @@ pub struct Run {
     /// Every event, times shifted to the workload's start.
     pub events: Vec<Event>,
     pub stints: Vec<Stint>,
+    /// The machine's time of the problem's 0, for the absolute times some events report
+    /// (a deadline server's `dl`).
+    pub start_ns: u64,
 }
 
 impl Run {
@@ -48,7 +51,7 @@ impl Run {
         }
         events.sort_by_key(|e| e.time_ns);
         let stints = stints(&events);
-        Ok(Run { result, events, stints })
+        Ok(Run { result, events, stints, start_ns: start })
     }
 
     pub fn task(&self, tid: u32) -> &TaskResult {

@@ -21,7 +21,8 @@ import { wrong } from "./homework-answers.mjs";
 // Every chapter with a generator (book/figures/homework.mjs).
 const PAGES = {
   "fifo-rr": "chapters/03-fifo-rr.html", sjf: "chapters/04-sjf.html", mlfq: "chapters/05-mlfq.html",
-  "lottery-stride": "chapters/05a-lottery-stride.html", cfs: "chapters/06-cfs.html", rt: "chapters/09-realtime.html",
+  "lottery-stride": "chapters/05a-lottery-stride.html", cfs: "chapters/06-cfs.html", eevdf: "chapters/08-eevdf.html",
+  rt: "chapters/09-realtime.html", deadline: "chapters/10-deadline.html",
   "many-cores": "chapters/11-many-cores.html",
 };
 const STUDENTS = ["Ada Lovelace", "s2026-0417", "李雷"];

@@ -19,13 +19,19 @@ let site;
 before(async () => { site = await start(); });
 after(async () => site?.stop());
 
-/** The kernel's switch-ins of `args` from the CLI: `{t, hart, tid}`. */
-function switches(args) {
+/** The trace of `args` from the CLI, each line's words. */
+function cliTrace(args) {
   const file = join(mkdtempSync(join(tmpdir(), "rq-exercise-")), "events.txt");
   execFileSync(runqueueCli(), ["run", "--append", args, "--events", file], { stdio: "ignore" });
-  return readFileSync(file, "utf8").split("\n").map((l) => l.split(" ")).filter((w) => w[3] === "in")
-    .map((w) => ({ t: Number(w[1]), hart: Number(w[2]), tid: Number(w[4]) }));
+  return readFileSync(file, "utf8").split("\n").map((l) => l.split(" "));
 }
+
+/** The kernel's switch-ins of `args` from the CLI: `{t, hart, tid}`. */
+const switches = (args) => cliTrace(args).filter((w) => w[3] === "in").map((w) => ({ t: Number(w[1]), hart: Number(w[2]), tid: Number(w[4]) }));
+
+/** Where the kernel put each arriving or waking task of `args`, from the CLI: `{t, tid, rq}`. */
+const placements = (args) => cliTrace(args).filter((w) => ["new", "wake"].includes(w[3]) && w.some((x) => x.startsWith("rq=")))
+  .map((w) => ({ t: Number(w[1]), tid: Number(w[4]), rq: Number(w.find((x) => x.startsWith("rq=")).slice(3)) }));
 
 /** The index among the page's experiments of the first one in the section `#be-the-scheduler` (the `nth` after it). */
 const exerciseIndex = (page, nth = 0) => page.evaluate((nth) => {
@@ -51,18 +57,38 @@ async function openExercise(page, nth, label) {
 /** The decision on screen: its moment and hart, its buttons' tasks, and what it says of itself. */
 async function decision(w) {
   const prompt = w.locator(".rq-exercise-prompt");
-  const [t, hart] = await Promise.all([prompt.getAttribute("data-t"), prompt.getAttribute("data-hart")]);
+  const [t, hart, kind, tid] = await Promise.all(["data-t", "data-hart", "data-kind", "data-tid"].map((a) => prompt.getAttribute(a)));
   const tids = await w.locator(".rq-exercise-choice").evaluateAll((bs) => bs.map((b) => Number(b.dataset.tid)));
-  return { t: Number(t), hart: Number(hart), tids, text: await prompt.innerText() };
+  const harts = await w.locator(".rq-exercise-choice").evaluateAll((bs) => bs.map((b) => Number(b.dataset.hart)));
+  return { kind: kind ?? "pick", t: Number(t), hart: Number(hart), tid: Number(tid), tids, harts, text: await prompt.innerText() };
+}
+
+/** Answers the placement on screen with the kernel's hart from the CLI's trace; it is marked right. */
+async function placeRight(w, d, n, placed, args) {
+  assert.match(d.text, new RegExp(`Decision ${n} of \\d+, at [\\d.]+ ms: \\S+ (arrives|wakes up)\\. Which hart's queue does it join\\?`));
+  const p = placed.find((x) => x.t === d.t && x.tid === d.tid);
+  assert.ok(p && d.harts.includes(p.rq) && d.harts.length >= 2, `${args}: the kernel placed task ${d.tid} at ${d.t} on one of ${d.harts}`);
+  await w.locator(`.rq-exercise-choice[data-hart="${p.rq}"]`).click();
+  assert.match(await w.locator(".rq-exercise-verdict").innerText(), /^Right: the kernel put \S+ on hart \d\.$/);
 }
 
 /** Plays every decision with the kernel's pick from the CLI's trace; returns the harts that decided and the prompts. */
 async function playRight(page, w, args) {
   const kernel = switches(args);
+  const placed = placements(args);
   const harts = new Set();
   const prompts = [];
+  let places = 0;
   for (let n = 1; ; n++) {
     const d = await decision(w);
+    if (d.kind === "place") {
+      await placeRight(w, d, n, placed, args);
+      places++;
+      const last = (await w.locator(".rq-exercise-next").innerText()) === "See the score";
+      await page.keyboard.press("Enter");
+      if (last) break;
+      continue;
+    }
     assert.match(d.text, new RegExp(`Decision ${n} of \\d+, at [\\d.]+ ms: which task does hart ${d.hart} run next\\?`));
     const pick = kernel.find((s) => s.t === d.t && s.hart === d.hart);
     assert.ok(pick, `${args}: the kernel switched a task in on hart ${d.hart} at ${d.t}`);
@@ -78,13 +104,19 @@ async function playRight(page, w, args) {
     if (last) break;
   }
   assert.match(await w.locator(".rq-exercise-score").innerText(), /^You picked as the kernel did (\d+) times out of \1 \(100 %\)\.$/);
-  return { harts: harts.size, prompts };
+  return { harts: harts.size, prompts, places };
 }
 
 /** Plays again, picking wrong at the first decision: it is marked wrong and the reason matches `why`. */
 async function playWrong(page, w, args, why) {
   await w.locator(".rq-exercise-again").click();
-  const d = await decision(w);
+  const placed = placements(args);
+  let d = await decision(w);
+  for (let n = 1; d.kind === "place"; n++) {
+    await placeRight(w, d, n, placed, args);
+    await page.keyboard.press("Enter");
+    d = await decision(w);
+  }
   const pick = switches(args).find((s) => s.t === d.t && s.hart === d.hart);
   const wrong = d.tids.find((tid) => tid !== pick.tid);
   await w.locator(`.rq-exercise-choice[data-tid="${wrong}"]`).click();
@@ -112,7 +144,9 @@ for (const [policy, path, nth, why] of CASES) {
     const { page, errors } = await openPage(site, path);
     const { w, args } = await openExercise(page, nth, EN);
     assert.match(args, /smp=1/);
-    assert.equal((await playRight(page, w, args)).harts, 1, "one hart");
+    const played = await playRight(page, w, args);
+    assert.equal(played.harts, 1, "one hart");
+    assert.equal(played.places, 0, "one hart: nothing to place");
     await playWrong(page, w, args, why);
     assert.deepEqual(await axe(page, ".rq-exercise"), []);
     assert.deepEqual(errors, []);
@@ -124,18 +158,28 @@ test("Round Robin on two harts: both harts decide, the other hart's task is name
   const { page, errors } = await openPage(site, "chapters/03-fifo-rr.html");
   const { w, args } = await openExercise(page, 1, EN);
   assert.match(args, /sched=rr .*smp=2/);
+  const { harts, prompts, places } = await playRight(page, w, args);
+  assert.equal(harts, 2, "both harts decide");
+  assert.ok(places > 0, "the arrivals and wakeups are placed");
+  assert.ok(prompts.some((p) => /hart 1 run next\? Meanwhile hart 0 runs \S+\.$/.test(p)), prompts.join("\n"));
+  await playWrong(page, w, args, /joined the queue first/);
+  // At that first pick: hiding the figures hides them, and the queue view that would give the order away.
   const first = await decision(w);
-  const label = await w.locator(".rq-exercise-choice").first().innerText();
-  assert.match(label, /queued at [\d.]+ ms/);
   await w.getByLabel(/Show the policy's figures/).uncheck();
   assert.doesNotMatch(await w.locator(".rq-exercise-choice").first().innerText(), /queued at/);
   assert.equal(await w.locator(".rq-exercise .rq-queue-view").isHidden(), true, "the lanes' queue view would give the order away");
   await w.getByLabel(/Show the policy's figures/).check();
+  assert.match(await w.locator(".rq-exercise-choice").first().innerText(), /queued at [\d.]+ ms/);
   assert.deepEqual((await decision(w)).tids, first.tids);
-  const { harts, prompts } = await playRight(page, w, args);
-  assert.equal(harts, 2, "both harts decide");
-  assert.ok(prompts.some((p) => /hart 1 run next\? Meanwhile hart 0 runs \S+\.$/.test(p)), prompts.join("\n"));
-  await playWrong(page, w, args, /joined the queue first/);
+  // A wrong hart is marked wrong, with what the kernel knew (the exercise opened afresh).
+  await w.locator(".rq-exercise-open").click();
+  const d = await decision(w);
+  assert.equal(d.kind, "place", "the first decision on two harts places an arriving task");
+  const kernel = placements(args).find((x) => x.t === d.t && x.tid === d.tid);
+  await w.locator(`.rq-exercise-choice[data-hart="${d.harts.find((h) => h !== kernel.rq)}"]`).click();
+  assert.match(await w.locator(".rq-exercise-verdict").innerText(), new RegExp(`^Not this one: the kernel put \\S+ on hart ${kernel.rq}\\. (It is new; its creation|It last ran on hart \\d; its wakeup) ran on hart \\d\\.`));
+  assert.match(await w.locator(`.rq-exercise-choice[data-hart="${kernel.rq}"]`).innerText(), /\(the kernel's pick\)/);
+  assert.deepEqual(await axe(page, ".rq-exercise"), []);
   assert.deepEqual(errors, []);
   await page.close();
 });

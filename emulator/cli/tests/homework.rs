@@ -17,9 +17,9 @@ use std::process::{Command, Output};
 const SEEDS: u64 = 16;
 const SEED_STEP: u64 = 61_871_347;
 
-/// A fresh run of the problem's command line: its RESULT, and its events on the problem's
-/// clock (ns from its time 0, the workload's start plus the lead).
-fn rerun(p: &Problem) -> (RunResult, Vec<Event>) {
+/// A fresh run of the problem's command line: its RESULT, its events on the problem's clock
+/// (ns from its time 0, the workload's start plus the lead), and that 0 on the machine's clock.
+fn rerun(p: &Problem) -> (RunResult, Vec<Event>, u64) {
     let options = MachineOptions::parse(&p.args).expect("the problem's command line");
     let out = execute(KERNEL, &options, 1_000_000_000, |_| {}).expect("the kernel boots");
     assert_eq!(out.exit, Some(0), "{}", p.args);
@@ -35,7 +35,7 @@ fn rerun(p: &Problem) -> (RunResult, Vec<Event>) {
         e.time_ns = e.time_ns.saturating_sub(zero);
     }
     events.sort_by_key(|e| e.time_ns);
-    (result, events)
+    (result, events, zero)
 }
 
 fn part<'a>(q: &'a Question, name: &str) -> &'a str {
@@ -46,9 +46,11 @@ fn ns_of_ms(text: &str) -> u64 {
     (text.parse::<f64>().unwrap() * 1e6).round() as u64
 }
 
-/// What the kernel's run says the answer to `q` is, as the key prints it.
-fn kernel_answer(q: &Question, result: &RunResult, events: &[Event]) -> String {
+/// What the kernel's run says the answer to `q` is, as the key prints it (`zero`: the problem's
+/// 0 on the machine's clock, for the absolute deadlines events report).
+fn kernel_answer(q: &Question, result: &RunResult, events: &[Event], zero: u64) -> String {
     let ms = |ns: u64| format!("{:.2}", ns as f64 / 1e6);
+    let vms = |ns: i64| format!("{:.3}", ns as f64 / 1e6);
     let task = |name: &str| result.task(name).unwrap_or_else(|| panic!("no task {name}"));
     let mean = |f: fn(&runqueue_report::TaskResult) -> u64| ms(result.tasks.iter().map(f).sum::<u64>() / result.tasks.len() as u64);
     match q.slot {
@@ -96,6 +98,41 @@ fn kernel_answer(q: &Question, result: &RunResult, events: &[Event]) -> String {
             let to = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out).unwrap().time_ns;
             ms(if q.slot == "first-run" { from } else { to - from })
         }
+        "job-finish" | "job-response" => {
+            // Job k ends with the task's k-th yield; it was released where job k - 1's deadline
+            // passed (the deadline is the period).
+            let (tid, k) = (task(part(q, "task")).tid, part(q, "k").parse::<usize>().unwrap());
+            let yields: Vec<&Event> = events.iter().filter(|e| e.tid == tid && e.kind == Kind::Out && e.get("why") == Some("yield")).collect();
+            let finish = yields[k - 1].time_ns;
+            ms(if q.slot == "job-finish" { finish } else { finish + zero - yields[k - 2].num("dl").unwrap() as u64 })
+        }
+        "throttled" | "runs-again" => {
+            // The task's first preemption with its budget used up, and its next turn.
+            let tid = task(part(q, "task")).tid;
+            let throttled = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out && e.get("why") == Some("preempt") && e.num("left").unwrap() <= 0).unwrap().time_ns;
+            ms(if q.slot == "throttled" { throttled } else { events.iter().find(|e| e.tid == tid && e.kind == Kind::In && e.time_ns > throttled).unwrap().time_ns })
+        }
+        // EEVDF: a deadline or lag the kernel's trace reports, in virtual ms to the µs.
+        "first-deadline" => {
+            let tid = task(part(q, "task")).tid;
+            vms(events.iter().find(|e| e.tid == tid && e.kind == Kind::New).unwrap().num("vd").unwrap())
+        }
+        "deadline" => {
+            // The `out` that ends the task's turn at `to`, whose vruntime the prompt gives.
+            let tid = task(part(q, "task")).tid;
+            let to = ns_of_ms(part(q, "to"));
+            let out = events.iter().find(|e| e.tid == tid && e.kind == Kind::Out && e.time_ns.abs_diff(to) <= 5_000).unwrap_or_else(|| panic!("no turn of {} ends at {to}", part(q, "task")));
+            assert_eq!(part(q, "vr"), vms(out.num("vr").unwrap()), "the vruntime the prompt gives");
+            vms(out.num("vd").unwrap())
+        }
+        "lag" => {
+            // The `in` at `t`, where every task's vruntime is the prompt's.
+            let tid = task(part(q, "task")).tid;
+            let t = ns_of_ms(part(q, "t"));
+            let inn = events.iter().find(|e| e.tid == tid && e.kind == Kind::In && e.time_ns.abs_diff(t) <= 5_000).unwrap_or_else(|| panic!("{} is not switched in at {t}", part(q, "task")));
+            let given: Vec<String> = result.tasks.iter().map(|r| format!("{} = {}", r.name, vms(events.iter().filter(|e| e.tid == r.tid && e.time_ns <= inn.time_ns).filter_map(|e| e.num("vr")).last().unwrap()))).collect();
+            assert_eq!(part(q, "vruntimes"), given.join(", "), "the vruntimes the prompt gives");
+            vms(inn.num("lag").unwrap())
         "placed" => {
             let tid = task(part(q, "task")).tid;
             events.iter().find(|e| e.tid == tid && e.kind == Kind::New).and_then(|e| e.get("rq")).expect("a new event with rq=").to_string()
@@ -137,9 +174,9 @@ fn every_answer_is_the_kernels_and_only_it_is_marked_right() {
             for seed in (1..=SEEDS).map(|i| i * SEED_STEP % 1_000_000_000) {
                 let p = make(chapter, level, seed).unwrap_or_else(|e| panic!("{} {} {seed}: {e:?}", chapter.name, level.name()));
                 let what = format!("{} {} seed {seed} (`{}`)", chapter.name, level.name(), p.args);
-                let (result, events) = rerun(&p);
+                let (result, events, zero) = rerun(&p);
                 for q in &p.questions {
-                    assert_eq!(q.answer.text(), kernel_answer(q, &result, &events), "{what}: {}", q.prompt.english());
+                    assert_eq!(q.answer.text(), kernel_answer(q, &result, &events, zero), "{what}: {}", q.prompt.english());
                     assert_eq!(q.answer.check(&q.answer.text()), Ok(true), "{what}: {}", q.slot);
                     let bad = wrong(&q.answer);
                     if q.answer.text().split(", ").count() > 1 || !matches!(q.answer, Answer::Order { .. }) {
@@ -201,7 +238,7 @@ fn assert_refused(args: &[&str], code: i32, needle: &str) {
 
 #[test]
 fn bad_input_is_refused_clearly() {
-    assert_refused(&["homework", "--chapter", "eevdf", "--seed", "1"], 125, "unknown chapter 'eevdf': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, rt, many-cores");
+    assert_refused(&["homework", "--chapter", "bogus", "--seed", "1"], 125, "unknown chapter 'bogus': choose one of fifo-rr, sjf, mlfq, lottery-stride, cfs, eevdf, rt, deadline, many-cores");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "abc"], 2, "invalid value 'abc' for '--seed <SEED>'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "-3"], 2, "unexpected argument '-3'");
     assert_refused(&["homework", "--chapter", "sjf", "--seed", "1", "--level", "expert"], 125, "unknown level 'expert'");
@@ -268,8 +305,8 @@ fn cloze_fields(text: &str) -> Vec<Field> {
 }
 
 /// What a question's field must be: the kernel's answer from a fresh run, the problem's margin.
-fn expected_field(q: &Question, result: &RunResult, events: &[Event]) -> Field {
-    let kernel = kernel_answer(q, result, events);
+fn expected_field(q: &Question, result: &RunResult, events: &[Event], zero: u64) -> Field {
+    let kernel = kernel_answer(q, result, events, zero);
     match &q.answer {
         // The margin the book's own check allows either side (`Answer::check`).
         Answer::Number { value, tol, .. } => Field::Number(kernel.parse().unwrap(), tol.abs.max(tol.rel * value.abs())),
@@ -319,11 +356,11 @@ fn the_question_banks_hold_the_kernels_answers() {
             let text = child("questiontext").children().find(|n| n.has_tag_name("text")).unwrap().text().unwrap();
             let (c, level, seed) = variant(id);
             let p = make(c, level, seed).unwrap();
-            let (result, events) = rerun(&p);
+            let (result, events, zero) = rerun(&p);
             let fields = cloze_fields(text);
             assert_eq!(fields.len(), p.questions.len(), "{id}: {text}");
             for (field, q) in fields.iter().zip(&p.questions) {
-                assert_field(field, &expected_field(q, &result, &events), &format!("{id} {}", q.slot));
+                assert_field(field, &expected_field(q, &result, &events, zero), &format!("{id} {}", q.slot));
                 checked += 1;
             }
         }
@@ -342,7 +379,7 @@ fn the_question_banks_hold_the_kernels_answers() {
                 let (c, level, seed) = variant(id);
                 let p = make(c, level, seed).unwrap();
                 let q = &p.questions[number.parse::<usize>().unwrap() - 1];
-                let (result, events) = rerun(&p);
+                let (result, events, zero) = rerun(&p);
                 let condition = item.descendants().find(|n| n.has_tag_name("conditionvar")).unwrap();
                 let value = |tag: &str| condition.descendants().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap().to_string());
                 let got = match &q.answer {
@@ -361,7 +398,7 @@ fn the_question_banks_hold_the_kernels_answers() {
                     }
                     Answer::Order { .. } => Field::Text(value("varequal").unwrap()),
                 };
-                let want = expected_field(q, &result, &events);
+                let want = expected_field(q, &result, &events, zero);
                 if let (Field::Number(v, m), Field::Number(wv, wm)) = (&got, &want) {
                     assert!((v - wv).abs() <= printed(&q.answer) && (m - wm).abs() < 1e-3, "{ident}: QTI range {v} ± {m}, the kernel {wv} ± {wm}");
                 } else {

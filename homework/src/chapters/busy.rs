@@ -3,13 +3,14 @@
 //! against the kernel's, a task's share of the CPU over the run, what a turn added to its
 //! virtual time (vruntime, pass), when a task first ran and how long its first turn lasted.
 
-use super::any_task;
+use super::{Draft, any_task};
+use crate::hand::cfs;
 use crate::hand::{End, Turn};
 use crate::message::Message;
-use crate::problem::{Answer, Question, Tolerance, Unit, fmt_places};
+use crate::problem::{Answer, Question, Table, Tolerance, Unit, fmt_places, text_row};
 use crate::rng::Rng;
 use crate::run::{Run, Stint, ms};
-use crate::{Ambiguous, msg};
+use crate::{Ambiguous, Level, msg};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -35,6 +36,37 @@ pub fn words(count: usize) -> Vec<(&'static str, String)> {
 
 pub fn names(count: usize) -> Vec<String> {
     (0..count).map(|i| alloc::format!("spin{i}")).collect()
+}
+
+/// How many busy tasks a level draws: two, three, four.
+pub fn count(level: Level) -> usize {
+    level.index() + 2
+}
+
+/// The params holding each task's weight, in creation order.
+const WEIGHTS: [&str; 4] = ["weight0", "weight1", "weight2", "weight3"];
+
+/// `count` busy tasks of distinct nice values (-5..5) under a weighted policy (`sched`): the
+/// kernel's words, a table of each task's nice and weight, the weights as params. The chapter
+/// adds its setup and rules.
+pub fn weighted(sched: &str, rng: &mut Rng, count: usize) -> Draft {
+    let (lo, hi) = cfs::NICE_RANGE;
+    let nice: Vec<i64> = rng.distinct(count, 0, (hi - lo) as u64).iter().map(|&n| n as i64 + lo).collect();
+    let weights: Vec<u64> = nice.iter().map(|&n| cfs::weight(n)).collect();
+    let tasks = names(count);
+    let nice_list: Vec<String> = nice.iter().map(|n| n.to_string()).collect();
+    let mut words = vec![("sched", sched.to_string())];
+    words.extend(self::words(count));
+    words.push(("nice", nice_list.join(",")));
+    let rows = (0..count).map(|i| text_row(&[&tasks[i], &nice[i], &weights[i]])).collect();
+    let table = Table { head: vec![msg!("col-task"), msg!("col-nice"), msg!("col-weight")], rows };
+    let params = WEIGHTS.iter().zip(&weights).map(|(name, &w)| (*name, w)).collect();
+    Draft { words, harts: 1, setup: Vec::new(), table, rules: Vec::new(), tasks, params, jobs: Vec::new() }
+}
+
+/// The weights [`weighted`] drew, in creation order.
+pub fn weights_of(draft: &Draft) -> Vec<u64> {
+    WEIGHTS[..draft.tasks.len()].iter().map(|w| draft.param(w)).collect()
 }
 
 /// The hand schedule's turns, when the kernel's first stints are them (at least a few): the

@@ -7,52 +7,42 @@
 use super::busy::{self, RUN_MS, WINDOW_MS};
 use super::{Chapter, Draft, q_running};
 use crate::hand::cfs::{self, NICE_0};
-use crate::problem::{Answer, Question, Table, Tolerance, Unit, fmt_places, text_row};
+use crate::problem::{Answer, Cell, Question, Tolerance, Unit, fmt_places};
 use crate::rng::Rng;
 use crate::run::{Run, ms};
 use crate::{Ambiguous, Level, msg};
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
 
 pub const CHAPTER: Chapter = Chapter { index: 5, name: "cfs", aliases: &["nice", "vruntime"], title: "CFS: the completely fair scheduler", draft, ask };
 
-/// The params holding each task's weight, in creation order.
-const WEIGHTS: [&str; 4] = ["weight0", "weight1", "weight2", "weight3"];
 /// A vruntime's growth, worked from the kernel's own count of a turn.
 const GROWTH: Tolerance = Tolerance { abs: 0.01, rel: 0.01 };
 
 fn draft(level: Level, rng: &mut Rng) -> Draft {
-    let count = match level {
-        Level::Easy => 2,
-        Level::Medium => 3,
-        Level::Hard => 4,
-    };
-    let (lo, hi) = cfs::NICE_RANGE;
-    let nice: Vec<i64> = rng.distinct(count, 0, (hi - lo) as u64).iter().map(|&n| n as i64 + lo).collect();
-    let weights: Vec<u64> = nice.iter().map(|&n| cfs::weight(n)).collect();
+    let count = busy::count(level);
+    let mut draft = busy::weighted("cfs", rng, count);
+    let weights = busy::weights_of(&draft);
     let starts = cfs::start_vruntimes(&weights);
-    let tasks = busy::names(count);
-    let nice_list: Vec<String> = nice.iter().map(|n| n.to_string()).collect();
-    let mut words = vec![("sched", "cfs".to_string())];
-    words.extend(busy::words(count));
-    words.push(("nice", nice_list.join(",")));
-    let rows = (0..count).map(|i| text_row(&[&tasks[i], &nice[i], &weights[i], &fmt_places(starts[i] as f64 / 1e6, 3)])).collect();
-    let table = Table { head: vec![msg!("col-task"), msg!("col-nice"), msg!("col-weight"), msg!("col-start-vruntime")], rows };
+    draft.table.head.push(msg!("col-start-vruntime"));
+    for (row, start) in draft.table.rows.iter_mut().zip(&starts) {
+        row.push(Cell::Text(fmt_places(*start as f64 / 1e6, 3)));
+    }
     let total: u64 = weights.iter().sum();
-    let rules = vec![
+    draft.rules = vec![
         msg!("rule-busy-machine"),
         msg!("rule-cfs-vruntime"),
         msg!("rule-cfs-slice", n = count, total = total),
         msg!("rule-cfs-tick"),
         msg!("rule-cfs-hair"),
     ];
-    let params = WEIGHTS.iter().zip(&weights).map(|(name, &w)| (*name, w)).collect();
-    Draft { words, harts: 1, setup: vec![msg!("setup-cfs", n = count, run = RUN_MS)], table, rules, tasks, params, jobs: Vec::new() }
+    draft.setup = vec![msg!("setup-cfs", n = count, run = RUN_MS)];
+    draft
 }
 
 fn ask(level: Level, draft: &Draft, run: &Run, rng: &mut Rng) -> Result<Vec<Question>, Ambiguous> {
-    let weights: Vec<u64> = WEIGHTS[..draft.tasks.len()].iter().map(|w| draft.param(w)).collect();
+    let weights = busy::weights_of(draft);
     // Every task starts where START_DEBIT puts it by hand (the table's), then the turns.
     busy::starts_as_by_hand(run, "vr", &cfs::start_vruntimes(&weights))?;
     let turns = busy::as_by_hand(run, cfs::schedule(&weights, WINDOW_MS))?;

@@ -6,6 +6,8 @@
 mod busy;
 mod cfs;
 mod cores;
+mod deadline;
+mod eevdf;
 mod fifo_rr;
 mod mlfq;
 mod rt;
@@ -39,7 +41,7 @@ pub struct Chapter {
 /// A chapter's questions about the kernel's run of a draft.
 pub type Ask = fn(Level, &Draft, &Run, &mut Rng) -> Result<Vec<Question>, Ambiguous>;
 
-pub const CHAPTERS: &[Chapter] = &[fifo_rr::CHAPTER, sjf::CHAPTER, mlfq::CHAPTER, stride::CHAPTER, cfs::CHAPTER, rt::CHAPTER, cores::CHAPTER];
+pub const CHAPTERS: &[Chapter] = &[fifo_rr::CHAPTER, sjf::CHAPTER, mlfq::CHAPTER, stride::CHAPTER, cfs::CHAPTER, eevdf::CHAPTER, rt::CHAPTER, deadline::CHAPTER, cores::CHAPTER];
 
 impl Chapter {
     /// The chapter a name or alias means.

@@ -425,6 +425,25 @@ fn four_tasks_on_three_harts() {
     });
 }
 
+/// The same without balancing. Ours never balances with `balance_ms=0` and keeps each task
+/// where it placed it (the hart with the fewest tasks: task0 and task3 share hart 0). Linux's
+/// balancer cannot be turned off, so its tasks are pinned to those harts (`affinity=1,2,4,1`,
+/// Linux's words alone). On both the two that share a hart finish at twice the others' time,
+/// an idle hart taking nothing from it; finish times within 5 % (the harts' time, less the
+/// kernels' own), and no migration.
+#[test]
+#[ignore = "needs `make linux`"]
+fn four_tasks_on_three_harts_without_balancing() {
+    let pairs = [("sched=cfs balance_ms=0", "6.1"), ("sched=eevdf eevdf.version=6.12 balance_ms=0", "6.12")];
+    compare_with(pairs, "workload=fairness-equal wl.units=600 smp=3", ["affinity=1,2,4,1"; 2], "four tasks on three harts, no balancing", |c, _, o, l| {
+        let first = |r: &Run| *r.finish().iter().min().unwrap() as f64 / 1e6;
+        let last = |r: &Run| *r.finish().iter().max().unwrap() as f64 / 1e6;
+        c.figure("first finish", "ms", first(o), first(l), Within::Rel(0.05));
+        c.figure("last finish", "ms", last(o), last(l), Within::Rel(0.05));
+        c.figure("migrations", "", migrations(o), migrations(l), Within::Abs(0.0));
+    });
+}
+
 /// Five tasks on three harts, hart 2 isolated (`isolcpus=2`): task0 pinned to hart 0, task4
 /// to hart 2, the rest free. task4 runs alone on the isolated hart; the other four share
 /// harts 0 and 1. Finish times within a tenth (the harts' time, less the kernels' own, and
