@@ -133,6 +133,7 @@ fn kernel_answer(q: &Question, result: &RunResult, events: &[Event], zero: u64) 
             let given: Vec<String> = result.tasks.iter().map(|r| format!("{} = {}", r.name, vms(events.iter().filter(|e| e.tid == r.tid && e.time_ns <= inn.time_ns).filter_map(|e| e.num("vr")).last().unwrap()))).collect();
             assert_eq!(part(q, "vruntimes"), given.join(", "), "the vruntimes the prompt gives");
             vms(inn.num("lag").unwrap())
+        }
         "placed" => {
             let tid = task(part(q, "task")).tid;
             events.iter().find(|e| e.tid == tid && e.kind == Kind::New).and_then(|e| e.get("rq")).expect("a new event with rq=").to_string()
