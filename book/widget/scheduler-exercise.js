@@ -112,20 +112,11 @@ export class SchedulerExercise {
     const others = d.others.map((o) => (o.running ? T.hartRunsShort(o.hart, o.running.name) : T.hartIdle(o.hart))).join("; ");
     const prompt = el("p", { class: "rq-exercise-prompt", tabindex: "-1", "data-t": String(d.t), "data-hart": String(d.hart) },
       T.exPrompt(this.at + 1, this.list.length, fmtMs(d.t - this.start), d.hart) + (others ? ` ${T.exOthers(others)}` : ""));
-    const group = el("div", { class: "rq-exercise-choices", role: "group", "aria-label": T.exChoices(d.hart) });
     const answer = this.answers[this.at];
-    for (const c of [...d.candidates].sort((a, b) => a.tid - b.tid)) {
-      const b = el("button", { type: "button", class: "rq-exercise-choice", "data-tid": String(c.tid) }, this.describe(c, shown));
-      if (answer) {
-        b.disabled = true;
-        if (c.tid === answer.tid) b.append(` ${T.exYourPick}`);
-        if (c.tid === d.picked) b.append(` ${T.exKernelPick}`);
-        b.classList.toggle("rq-exercise-kernel", c.tid === d.picked);
-        b.classList.toggle("rq-exercise-wrong", c.tid === answer.tid && !answer.right);
-      } else b.onclick = () => this.pick(c.tid);
-      group.append(b);
-    }
-    this.stage.replaceChildren(prompt, group);
+    const choices = [...d.candidates].sort((a, b) => a.tid - b.tid).map((c) => ({
+      attrs: { "data-tid": String(c.tid) }, label: this.describe(c, shown), mine: c.tid === answer?.tid, kernel: c.tid === d.picked, choose: () => this.pick(c.tid),
+    }));
+    this.stage.replaceChildren(prompt, this.choices(T.exChoices(d.hart), choices, answer));
     if (answer) this.showVerdict(d, answer);
     if (focus) prompt.focus();
   }
@@ -135,25 +126,36 @@ export class SchedulerExercise {
     const what = this.events[d.index].k === "wake" ? T.exWakes : T.exArrives;
     const prompt = el("p", { class: "rq-exercise-prompt", tabindex: "-1", "data-t": String(d.t), "data-kind": "place", "data-tid": String(d.tid) },
       T.exPlacePrompt(this.at + 1, this.list.length, fmtMs(d.t - this.start), d.name, what));
-    const group = el("div", { class: "rq-exercise-choices", role: "group", "aria-label": T.exPlaceChoices(d.name) });
     const answer = this.answers[this.at];
-    for (const h of d.harts) {
-      const b = el("button", { type: "button", class: "rq-exercise-choice", "data-hart": String(h.hart) }, T.exHartHeld(h.hart, h.running, h.waiting));
-      if (answer) {
-        b.disabled = true;
-        if (h.hart === answer.hart) b.append(` ${T.exYourPick}`);
-        if (h.hart === d.placed) b.append(` ${T.exKernelPick}`);
-        b.classList.toggle("rq-exercise-kernel", h.hart === d.placed);
-        b.classList.toggle("rq-exercise-wrong", h.hart === answer.hart && !answer.right);
-      } else b.onclick = () => this.place(h.hart);
-      group.append(b);
-    }
-    this.stage.replaceChildren(prompt, group);
+    const choices = d.harts.map((h) => ({
+      attrs: { "data-hart": String(h.hart) }, label: T.exHartHeld(h.hart, h.running, h.waiting), mine: h.hart === answer?.hart, kernel: h.hart === d.placed, choose: () => this.place(h.hart),
+    }));
+    this.stage.replaceChildren(prompt, this.choices(T.exPlaceChoices(d.name), choices, answer));
     if (answer) {
       const said = answer.right ? T.exPlaceRight(d.name, d.placed) : `${T.exPlaceWrong(d.name, d.placed)} ${T.exPlaceFacts(d.previous, d.from)}`;
       this.stage.append(el("p", { class: `rq-exercise-verdict ${answer.right ? "rq-exercise-is-right" : "rq-exercise-is-wrong"}`, text: said }), this.wayOn());
     }
     if (focus) prompt.focus();
+  }
+
+  /**
+   * The buttons of a decision (`{attrs, label, mine, kernel, choose}` each): before an answer
+   * each chooses; after, all are off, the reader's and the kernel's marked.
+   */
+  choices(label, list, answer) {
+    const group = el("div", { class: "rq-exercise-choices", role: "group", "aria-label": label });
+    for (const c of list) {
+      const b = el("button", { type: "button", class: "rq-exercise-choice", ...c.attrs }, c.label);
+      if (answer) {
+        b.disabled = true;
+        if (c.mine) b.append(` ${T.exYourPick}`);
+        if (c.kernel) b.append(` ${T.exKernelPick}`);
+        b.classList.toggle("rq-exercise-kernel", c.kernel);
+        b.classList.toggle("rq-exercise-wrong", c.mine && !answer.right);
+      } else b.onclick = c.choose;
+      group.append(b);
+    }
+    return group;
   }
 
   place(hart) {
