@@ -47,6 +47,7 @@ const ZH = {
   "tolerance-time": "（单位 ms；与内核的值相差不超过 {abs} ms 或 {rel} %（取较大者）即算正确）",
   "tolerance-exact": "（须完全一致）",
   "tolerance-number": "（相差不超过 {amount} 即算正确）",
+  "tolerance-points": "（以 % 计；相差不超过 {amount} 个百分点即算正确）",
   "answer-order": "按顺序写出任务名，用逗号分隔。",
   "answer-choice": "从以下选项中选一个：{choices}。",
   "rule-machine": "一个硬件线程。工作负载在时间 0 开始，时间均以此后的 ms 计；每 1 ms 一个时钟节拍（0、1、2……ms），任务在 0 或两个节拍正中间（0.5、1.5……ms）到达。",

@@ -72,6 +72,7 @@ pub const ENGLISH: &[(&str, &str)] = &[
     ("tolerance-time", "(in ms; right within {abs} ms or {rel} %, whichever is more)"),
     ("tolerance-exact", "(exact)"),
     ("tolerance-number", "(right within {amount})"),
+    ("tolerance-points", "(in %; right within {amount} percentage points)"),
     ("answer-order", "Give the names in order, separated by commas."),
     ("answer-choice", "One of: {choices}."),
     // Rules every problem on one hart states.

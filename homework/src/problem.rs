@@ -109,6 +109,8 @@ impl Answer {
     pub fn tolerance(&self) -> Message {
         match self {
             Answer::Number { unit: Unit::Ms, tol, .. } if tol.rel > 0.0 => msg!("tolerance-time", abs = fmt_num(tol.abs), rel = fmt_num(tol.rel * 100.0)),
+            // A share is checked in percentage points: "within 2 %" would read as a relative margin.
+            Answer::Number { unit: Unit::Percent, tol, .. } if tol.abs > 0.0 => msg!("tolerance-points", amount = fmt_num(tol.abs)),
             Answer::Number { tol, unit, .. } if tol.abs > 0.0 => {
                 let amount = match unit.name() {
                     "" => fmt_num(tol.abs),
