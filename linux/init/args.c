@@ -1,7 +1,9 @@
-/* The command line (/proc/cmdline): the same words as the teaching kernel's where they mean the
- * same thing on Linux. Words the init does not know are Linux's own (console=, isolcpus=, ...)
- * unless they look like a Runqueue setting (a dotted name, or one of the teaching kernel's),
- * which is an error naming what Linux accepts. */
+/* The run's words (from the machine, or /proc/cmdline): the same words as the teaching kernel's
+ * where they mean the same thing on Linux. Words the init does not know are Linux's own
+ * (console=, isolcpus=, ...) unless they look like a Runqueue setting (a dotted name, or one of
+ * the teaching kernel's), which is an error naming what Linux accepts. On the Runqueue machine,
+ * which gives Linux only the parameters it knows Linux reads, any other word is refused: Linux
+ * never saw it. */
 #include "rq.h"
 
 #define MAX_WORDS 128
@@ -59,6 +61,7 @@ static struct word words[MAX_WORDS];
 static int nwords;
 static const struct workload *workload;
 const char *cmdline_text;
+const char *linux_cmdline;
 
 static const struct tunable *find(const struct tunable *table, const char *name)
 {
@@ -213,6 +216,16 @@ static void list_names(struct buf *b, const struct tunable *t)
     }
 }
 
+/* Whether Linux's own command line has the parameter `key` (as `key` or `key=...`). */
+static int on_linux_cmdline(const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = linux_cmdline; *p; p++)
+        if ((p == linux_cmdline || p[-1] == ' ') && !strncmp(p, key, n) && (p[n] == '=' || p[n] == ' ' || p[n] == 0 || p[n] == '\n'))
+            return 1;
+    return 0;
+}
+
 void parse_args(const char *cmdline, const char *release)
 {
     (void)release;
@@ -269,6 +282,10 @@ void parse_args(const char *cmdline, const char *release)
                 list_names(&b, workload->tunables);
                 fail(b.p, "");
             }
+            if (linux_cmdline && !on_linux_cmdline(w->key))
+                bad("argument '", w->key,
+                    "' is neither the init's nor one of Linux's parameters the Runqueue machine passes to Linux"
+                    " (console, quiet, isolcpus, nohz_full, rcu_nocbs, irqaffinity, threadirqs, preempt, ...: linux/README.md)");
             continue; /* Linux's own parameter, or the machine's */
         }
         if (!parse_value(w->t, w->value, NULL)) {

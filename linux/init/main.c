@@ -1,6 +1,7 @@
-/* Runqueue's init for Linux: mounts the kernel's interfaces, reads the workload words from the
- * command line, sets Linux's knobs, runs the workload, prints the teaching kernel's table and
- * RESULT line, hands Linux's own ftrace to the Runqueue machine's trace device, powers off. */
+/* Runqueue's init for Linux: mounts the kernel's interfaces, reads the workload words (from the
+ * machine, or Linux's command line), sets Linux's knobs, runs the workload, prints the teaching
+ * kernel's table and RESULT line, hands Linux's own ftrace to the Runqueue machine's trace
+ * device, powers off. */
 #include "rq.h"
 
 int trace_on;
@@ -128,15 +129,17 @@ static void tracing_start(void)
 
 #define TRACE_DEVICE 0x10200000UL
 #define TRACE_PIECE 4096
+/* The trace device's registers, as 64-bit words: the address and length of a piece to copy to
+ * the trace, and the address the machine writes the run's words to. */
+enum { DEV_PIECE_ADDR = 0, DEV_PIECE_LEN = 1, DEV_WORDS = 3 };
 
-/* The trace text goes to the Runqueue trace device through a buffer the machine reserved for
- * it (/reserved-memory/runqueue-trace): the device copies each piece from physical memory. On
- * a machine without the device (QEMU) there is nothing to do. */
-static void trace_dump(void)
+/* The buffer the machine reserved for handing things to and from the host
+ * (/reserved-memory/runqueue-trace) and the trace device, both mapped through /dev/mem; on a
+ * machine without them (QEMU) `buf` stays NULL. */
+static struct { char *buf; u64 base, size; volatile u64 *dev; } handover;
+
+static void handover_map(void)
 {
-    if (!trace_on)
-        return;
-    write_file(TRACING "tracing_on", "0");
     unsigned char reg[16];
     int rfd = open("/sys/firmware/devicetree/base/reserved-memory/runqueue-trace/reg", O_RDONLY);
     if (rfd < 0)
@@ -145,28 +148,65 @@ static void trace_dump(void)
     close(rfd);
     if (!ok)
         fail("the trace buffer's reg is not two 64-bit cells", "");
-    u64 base = 0, size = 0;
     for (int i = 0; i < 8; i++) {
-        base = base << 8 | reg[i];
-        size = size << 8 | reg[8 + i];
+        handover.base = handover.base << 8 | reg[i];
+        handover.size = handover.size << 8 | reg[8 + i];
     }
     int mem = open("/dev/mem", O_RDWR | O_SYNC);
     if (mem < 0)
         fail("cannot open /dev/mem for the trace device", "");
-    char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, mem, base);
+    char *buf = mmap(NULL, handover.size, PROT_READ | PROT_WRITE, MAP_SHARED, mem, handover.base);
     volatile u64 *dev = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mem, TRACE_DEVICE);
     if (buf == MAP_FAILED || (void *)dev == MAP_FAILED)
         fail("cannot map the trace buffer or the trace device", "");
+    handover.buf = buf;
+    handover.dev = dev;
+}
+
+/* The run's words. On the Runqueue machine they come from the host once the init asks, not
+ * from Linux's command line (which holds only the words Linux itself reads), so every run
+ * whose kernel words are the same boots the same up to here and the host may start it from a
+ * snapshot taken at this request. Elsewhere (QEMU) they are Linux's command line. */
+static void read_words(char *line, size_t cap)
+{
+    if (handover.buf) {
+        static char own[4200];
+        if (read_file("/proc/cmdline", own, sizeof own) < 0)
+            fail("cannot read /proc/cmdline", "");
+        linux_cmdline = own;
+        handover.dev[DEV_WORDS] = handover.base;
+        size_t n = strnlen(handover.buf, cap - 1);
+        memcpy(line, handover.buf, n);
+        line[n] = 0;
+        return;
+    }
+    if (read_file("/proc/cmdline", line, cap) < 0)
+        fail("cannot read /proc/cmdline", "");
+    for (char *c = line; *c; c++)
+        if (*c == '\n')
+            *c = 0;
+}
+
+/* The trace text goes to the Runqueue trace device through the hand-over buffer: the device
+ * copies each piece from physical memory. On a machine without the device there is nothing
+ * to do. */
+static void trace_dump(void)
+{
+    if (!trace_on)
+        return;
+    write_file(TRACING "tracing_on", "0");
+    if (!handover.buf)
+        return;
     int fd = open(TRACING "trace", O_RDONLY);
     if (fd < 0)
         fail("cannot read " TRACING "trace", "");
     for (;;) {
-        ssize_t n = read(fd, buf, size);
+        ssize_t n = read(fd, handover.buf, handover.size);
         if (n <= 0)
             break;
         for (ssize_t at = 0; at < n; at += TRACE_PIECE) {
-            dev[0] = base + at;
-            dev[1] = n - at < TRACE_PIECE ? n - at : TRACE_PIECE;
+            handover.dev[DEV_PIECE_ADDR] = handover.base + at;
+            handover.dev[DEV_PIECE_LEN] = n - at < TRACE_PIECE ? n - at : TRACE_PIECE;
         }
     }
     close(fd);
@@ -179,11 +219,8 @@ int main(void)
     housekeeping = own_cpus();
     mounts();
     raw_console();
-    if (read_file("/proc/cmdline", cmdline, sizeof cmdline) < 0)
-        fail("cannot read /proc/cmdline", "");
-    for (char *c = cmdline; *c; c++)
-        if (*c == '\n')
-            *c = 0;
+    handover_map();
+    read_words(cmdline, sizeof cmdline);
     uname(&u);
     version_minor = strncmp(u.release, "6.1.", 4) == 0 ? 1 : 12;
     static char name[24];

@@ -80,6 +80,8 @@ int get_choice(const char *name);
 /* Parses the command line; on a bad word prints why and stops. */
 void parse_args(const char *cmdline, const char *release);
 extern const char *cmdline_text;
+/* Linux's own command line when the run's words came from the machine, else NULL. */
+extern const char *linux_cmdline;
 
 /* ---- tasks and the shared record of a run (task.c) ---- */
 struct lat { u64 min_ns, max_ns, sum_ns, samples; uint32_t hist_us[LAT_BUCKETS]; };

@@ -10,6 +10,7 @@ pub mod linux;
 pub mod mutant;
 pub mod run;
 pub mod settings;
+pub mod snapshots;
 pub mod tier;
 pub mod vet;
 

@@ -3,7 +3,8 @@
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use crate::tier::{self, ExecMode};
-use runqueue_emu::{MachineOptions, Stop};
+use crate::snapshots;
+use runqueue_emu::{Machine, MachineOptions, Stop};
 use crate::linux::{self, Boot};
 use runqueue_report::{chrome, console, ftrace, linux as report_linux};
 use std::io::Write;
@@ -106,7 +107,16 @@ pub fn execute_in(
     max_insns: u64,
     mut echo: impl FnMut(&[u8]),
 ) -> Result<Outcome, Failure> {
-    let mut machine = tier::boot(exec, kernel, initrd, options).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?;
+    let cannot = |e| Failure::Input(format!("cannot boot: {e}"));
+    // Linux boots once per process for each boot key; its later runs start where it parked.
+    let key = if runqueue_emu::is_linux_image(kernel) { Some(Machine::boot_key(&options.config(), kernel, initrd).map_err(cannot)?) } else { None };
+    let mut machine = match key.and_then(snapshots::find) {
+        Some(snapshot) => tier::resume(exec, &snapshot, &options.bootargs).map_err(cannot)?,
+        None => tier::boot(exec, kernel, initrd, options).map_err(cannot)?,
+    };
+    if key.is_some() && !machine.is_parked() {
+        machine.park_at_words();
+    }
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
     let exit = loop {
@@ -121,6 +131,11 @@ pub fn execute_in(
         console_cut |= out.len() > room;
         console_bytes.extend_from_slice(&out[..out.len().min(room)]);
         trace_bytes.extend_from_slice(&machine.take_trace());
+        if let Some(key) = key.filter(|_| machine.is_parked()) {
+            snapshots::keep(key, machine.snapshot(&console_bytes, &trace_bytes));
+            machine.unpark(&options.bootargs);
+            continue;
+        }
         match stop {
             Stop::Budget => {}
             Stop::Exit(code) => break Some(code),

@@ -7,7 +7,7 @@
 use runqueue::linux::{NAMED, boot};
 use runqueue::run::{Outcome, execute_in};
 use runqueue::tier::ExecMode;
-use runqueue_emu::MachineOptions;
+use runqueue_emu::{Machine, MachineOptions, Snapshot, Stop};
 use runqueue_report::{RunResult, console, linux as ftrace_text, trace::Kind};
 
 const BUDGET: u64 = 30_000_000_000;
@@ -84,6 +84,78 @@ fn the_same_arguments_give_the_same_bytes_in_every_execution_mode() {
     }
 }
 
+/// `kernel` booted cold with `append` and run to its end, parked at the init's request for its
+/// words when `park` is given: the console and trace printed, and the machine's snapshot there.
+fn machine_run(kernel: &str, append: &str, park: bool) -> (Vec<u8>, Vec<u8>, Option<Snapshot>) {
+    let b = boot(kernel, None).unwrap_or_else(|e| panic!("{e}"));
+    let options = MachineOptions::parse(&runqueue_emu::command_line(&b.kernel, append)).unwrap().with_harts(2);
+    let mut m = Machine::boot(&b.kernel, b.initrd.as_deref(), &options).unwrap();
+    let mut snapshot = None;
+    if park {
+        m.park_at_words();
+    }
+    let (mut console, mut trace) = (Vec::new(), Vec::new());
+    loop {
+        let stop = m.run(50_000_000);
+        console.extend(m.take_console());
+        trace.extend(m.take_trace());
+        if m.is_parked() {
+            snapshot = Some(m.snapshot(&console, &trace));
+            m.unpark(&options.bootargs);
+            continue;
+        }
+        assert!(m.instret() < BUDGET, "{kernel} `{append}`: no end");
+        if stop != Stop::Budget {
+            assert_eq!(stop, Stop::Exit(0), "{kernel} `{append}`: {}", String::from_utf8_lossy(&console));
+            return (console, trace, snapshot);
+        }
+    }
+}
+
+/// The rest of a run resumed from `snapshot` with `append`.
+fn resumed_run(kernel: &str, snapshot: &Snapshot, append: &str) -> (Vec<u8>, Vec<u8>) {
+    let b = boot(kernel, None).unwrap();
+    let options = MachineOptions::parse(&runqueue_emu::command_line(&b.kernel, append)).unwrap().with_harts(2);
+    let mut m = Machine::resume(snapshot, &options.bootargs).unwrap();
+    let (mut console, mut trace) = (Vec::new(), Vec::new());
+    while m.run(50_000_000) == Stop::Budget {
+        assert!(m.instret() < BUDGET, "{kernel} `{append}`: no end");
+    }
+    console.extend(m.take_console());
+    trace.extend(m.take_trace());
+    (console, trace)
+}
+
+/// A run started from a snapshot of another run's boot, parked where the init asks for its
+/// words, is that run booted cold, to the byte: the boot does not depend on the init's words,
+/// and the snapshot holds the whole machine. Words Linux itself reads change the boot, and so
+/// the key of the snapshot it may start from.
+#[test]
+#[ignore = "needs `make linux`"]
+fn a_run_from_a_snapshot_is_the_run_booted_cold() {
+    for kernel in NAMED {
+        let first = "workload=fairness-unequal wl.run_ms=200";
+        let (_, _, snapshot) = machine_run(kernel, first, true);
+        let snapshot = snapshot.unwrap_or_else(|| panic!("{kernel}: the init never asked for its words"));
+        for other in ["workload=hackbench wl.groups=1 wl.loops=20 trace=on", "workload=intr wl.tasks=3 nice=0,5,10"] {
+            let (console, trace, _) = machine_run(kernel, other, false);
+            let resumed = resumed_run(kernel, &snapshot, other);
+            assert_eq!(String::from_utf8_lossy(&console), String::from_utf8_lossy(&resumed.0), "{kernel} `{other}`: console");
+            assert!(trace == resumed.1, "{kernel} `{other}`: trace differs");
+            assert!(console.windows(6).any(|w| w == b"RESULT"), "{kernel} `{other}`: no RESULT");
+        }
+        let b = boot(kernel, None).unwrap();
+        let key = |append: &str| {
+            let options = MachineOptions::parse(&runqueue_emu::command_line(&b.kernel, append)).unwrap().with_harts(2);
+            Machine::boot_key(&options.config(), &b.kernel, b.initrd.as_deref()).unwrap()
+        };
+        assert_eq!(key(first), key("workload=spin wl.tasks=3"), "{kernel}: the init's words are not the boot's");
+        for linux_word in ["isolcpus=1", "seed=3", "threadirqs"] {
+            assert_ne!(key(first), key(&format!("{first} {linux_word}")), "{kernel}: {linux_word} changes the boot");
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs `make linux`"]
 fn bad_words_are_refused_with_a_reason_and_exit_code_2() {
@@ -93,6 +165,7 @@ fn bad_words_are_refused_with_a_reason_and_exit_code_2() {
         ("workload=spin wl.tasks=0", "bad value '0' for wl.tasks: expected an integer in 1..=32"),
         ("workload=spin rq=perhart", "'rq' is the teaching kernel's"),
         ("workload=spin cfs.latency_ns=4000000", "Linux 6.12 has EEVDF"),
+        ("workload=spin mitigations=off nosmt", "argument 'nosmt' is neither the init's nor one of Linux's parameters"),
     ] {
         let out = run("linux-6.12", 1, append);
         assert_eq!(out.exit, Some(2), "`{append}`: {}", out.console);

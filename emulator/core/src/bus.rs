@@ -29,6 +29,7 @@ pub struct Htif {
     pub fromhost: Option<u64>,
 }
 
+#[derive(Clone)]
 pub struct Bus {
     pub ram: Vec<u8>,
     pub harts: usize,
@@ -51,6 +52,14 @@ pub struct Bus {
     /// Every hart's data cache, when the machine has one (here, where a store on one hart can
     /// reach the others' caches).
     pub dcache: Option<DataCaches>,
+    /// What the trace device hands the guest when it asks for its words (a Linux init): the
+    /// whole command line, of which Linux's own holds only Linux's words.
+    pub words: Vec<u8>,
+    /// Whether the machine stops when the guest asks for its words, so that a snapshot of it
+    /// can start every run that boots the same way (`Machine::fork`).
+    pub park_at_words: bool,
+    /// The address the guest asked its words at while parked, not yet given.
+    pub parked: Option<u64>,
 }
 
 /// Reads `N` little-endian bytes as a zero-extended u64.
@@ -98,6 +107,9 @@ impl Bus {
             code_epoch: 0,
             code_writes: Vec::new(),
             dcache: None,
+            words: Vec::new(),
+            park_at_words: false,
+            parked: None,
         })
     }
 
@@ -249,8 +261,28 @@ impl Bus {
                 self.trace.extend_from_slice(&self.ram[off..off + value as usize]);
             }
             0x10 => self.trace.push(value as u8),
+            0x18 if self.park_at_words => {
+                if self.ram_offset(value, crate::machine::MAX_BOOTARGS as u64 + 1).is_none() {
+                    return false;
+                }
+                self.parked = Some(value);
+            }
+            0x18 => return self.give_words(value),
             _ => {}
         }
+        true
+    }
+
+    /// Writes the guest's words, NUL-terminated, at physical `addr`; false when they do not
+    /// fit in RAM there (the store faults).
+    pub fn give_words(&mut self, addr: u64) -> bool {
+        // The room the longest line needs, whatever this one's length, so that a run parked
+        // here and given other words later faults exactly where it would have.
+        let Some(off) = self.ram_offset(addr, crate::machine::MAX_BOOTARGS as u64 + 1) else { return false };
+        let len = self.words.len() as u64 + 1;
+        self.ram[off..off + self.words.len()].copy_from_slice(&self.words);
+        self.ram[off + self.words.len()] = 0;
+        self.note_ram_write(addr, len);
         true
     }
 

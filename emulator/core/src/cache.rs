@@ -79,6 +79,7 @@ impl CacheConfig {
 }
 
 /// The tag arrays of every hart's cache.
+#[derive(Clone)]
 pub struct DataCaches {
     harts: usize,
     line_shift: u32,

@@ -22,7 +22,7 @@ pub enum Exit {
     Wait,
     /// S-mode `ecall` with the emulator as firmware: the pc is at the ecall.
     Sbi,
-    /// A device ended the run (exit code or fault recorded in the bus).
+    /// A device ended the run (exit code or fault recorded in the bus), or the machine parked.
     Halt,
     /// The trap handler itself cannot be fetched (it would trap forever).
     TrapLoop,
@@ -70,7 +70,7 @@ impl Hart {
                 self.tlb.flush_writes();
                 self.tlb_epoch = bus.code_epoch;
             }
-            if bus.exit.is_some() || bus.fault.is_some() {
+            if bus.exit.is_some() || bus.fault.is_some() || bus.parked.is_some() {
                 return Exit::Halt;
             }
             if self.ticks >= end {

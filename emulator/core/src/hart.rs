@@ -116,6 +116,7 @@ pub struct Csrs {
 
 /// `repr(C)` with the registers first, so the interpreter addresses them from the hart's own
 /// pointer and needs no extra register for the register file.
+#[derive(Clone)]
 #[repr(C)]
 pub struct Hart {
     /// x0..x31, then a sink for writes to x0 (see `decode::ZERO_SINK`), padded so any `u8`

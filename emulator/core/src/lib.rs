@@ -33,6 +33,7 @@ mod mmu;
 mod pmp;
 mod options;
 mod sbi;
+mod snapshot;
 mod uart;
 
 #[cfg(test)]
@@ -42,8 +43,9 @@ pub use cache::CacheConfig;
 pub use error::LoadError;
 pub use host::{HostConfig, Policy as HostPolicy};
 pub use machine::{BootMode, Config, Exec, Fault, Machine, Stop};
-pub use linux::{command_line, is_image as is_linux_image};
+pub use linux::{LINUX_WORDS, command_line, is_image as is_linux_image};
 pub use options::MachineOptions;
+pub use snapshot::Snapshot;
 
 /// Most harts a machine can have.
 pub const MAX_HARTS: usize = 8;

@@ -5,7 +5,8 @@
 //! `Image` the machine also gives Linux a random seed drawn from the command line's `seed=`
 //! (`/chosen/rng-seed`, so Linux's randomness is the same on every run with the same arguments)
 //! and a buffer for the Runqueue init to hand its trace to the trace device through
-//! (`/reserved-memory/runqueue-trace`, `no-map`: Linux never touches it).
+//! (`/reserved-memory/runqueue-trace`, `no-map`: Linux never touches it), through which the init
+//! also gets its words from the machine (`kernel_words`).
 
 use crate::elf::{Image, Segment};
 use crate::error::LoadError;
@@ -36,6 +37,22 @@ pub fn is_image(file: &[u8]) -> bool {
 /// What Linux needs on its command line before the reader's words on this machine: its
 /// console is the SBI's, and boot messages would bury the workload's table.
 const CONSOLE: &str = "console=hvc0 quiet";
+
+/// Linux's own boot parameters that the machine puts on Linux's command line. Every other word
+/// is the Runqueue init's: the init asks the trace device for the whole line once it starts, so
+/// runs that differ only in the init's words boot the same way up to that request, and one
+/// snapshot taken there starts them all (`snapshot.rs`). A word Linux would read that is not
+/// here never reaches it, and the init refuses it by name.
+pub const LINUX_WORDS: &[&str] = &[
+    "console", "earlycon", "quiet", "loglevel", "ignore_loglevel", "initcall_debug", "isolcpus", "nohz_full", "nohz",
+    "rcu_nocbs", "irqaffinity", "threadirqs", "skew_tick", "preempt", "maxcpus", "nr_cpus", "nosoftlockup", "mitigations",
+];
+
+/// The words of `bootargs` that go on Linux's own command line (`LINUX_WORDS`), in order.
+pub fn kernel_words(bootargs: &str) -> String {
+    let linux = |w: &&str| LINUX_WORDS.contains(&w.split_once('=').map_or(*w, |(k, _)| k));
+    bootargs.split_ascii_whitespace().filter(linux).collect::<alloc::vec::Vec<_>>().join(" ")
+}
 
 /// The command line `kernel` boots with for the reader's `words`, the same from the CLI and the
 /// page: Linux's console words first for an `Image`, the words alone for an ELF.

@@ -133,27 +133,24 @@ fn trace_steal(trace: &mut Vec<u8>, end: u64, h: usize, ticks: u64, by: &str, cp
     trace.extend_from_slice(line.as_bytes());
 }
 
-impl Machine {
-    /// Builds the machine and loads `elf` into it.
-    pub fn new(config: Config, elf: &[u8]) -> Result<Machine, LoadError> {
-        Machine::with_initrd(config, elf, None)
-    }
+/// Where a kernel, its initrd and the device tree go in RAM, and the tree itself.
+pub(crate) struct Layout {
+    extras: linux::Extras,
+    pub(crate) tree: Vec<u8>,
+    image: elf::Image,
+    fdt_addr: u64,
+}
 
-    /// Builds the machine and loads `kernel` into it: an ELF, or a Linux `Image` (`linux.rs`),
-    /// with `initrd` (if any) at the top of RAM below the device tree, which names it.
-    pub fn with_initrd(config: Config, kernel: &[u8], initrd: Option<&[u8]>) -> Result<Machine, LoadError> {
-        validate(&config)?;
+impl Layout {
+    pub(crate) fn of(config: &Config, kernel: &[u8], initrd: Option<&[u8]>) -> Result<Layout, LoadError> {
+        validate(config)?;
         let ram_end = RAM_BASE + config.ram_bytes;
         let fdt_addr = ram_end - FDT_FROM_RAM_END;
         let is_linux = linux::is_image(kernel);
         let extras = linux::Extras::place(fdt_addr, RAM_BASE, initrd.map(|i| i.len() as u64), is_linux, &config.bootargs)?;
-        let tree = fdt::machine_tree(&fdt::Layout {
-            harts: config.harts,
-            ram_base: RAM_BASE,
-            ram_bytes: config.ram_bytes,
-            bootargs: &config.bootargs,
-            extras: &extras,
-        });
+        // Linux's own command line holds only its own words; its init asks for the rest.
+        let bootargs = if is_linux { linux::kernel_words(&config.bootargs) } else { config.bootargs.clone() };
+        let tree = fdt::machine_tree(&fdt::Layout { harts: config.harts, ram_base: RAM_BASE, ram_bytes: config.ram_bytes, bootargs: &bootargs, extras: &extras });
         if tree.len() as u64 > FDT_FROM_RAM_END {
             return Err(LoadError::FdtTooLarge { size: tree.len() as u64, max: FDT_FROM_RAM_END });
         }
@@ -163,6 +160,20 @@ impl Machine {
         } else {
             elf::parse(kernel, RAM_BASE, ram_end, bottom..fdt_addr + tree.len() as u64)?
         };
+        Ok(Layout { extras, tree, image, fdt_addr })
+    }
+}
+
+impl Machine {
+    /// Builds the machine and loads `elf` into it.
+    pub fn new(config: Config, elf: &[u8]) -> Result<Machine, LoadError> {
+        Machine::with_initrd(config, elf, None)
+    }
+
+    /// Builds the machine and loads `kernel` into it: an ELF, or a Linux `Image` (`linux.rs`),
+    /// with `initrd` (if any) at the top of RAM below the device tree, which names it.
+    pub fn with_initrd(config: Config, kernel: &[u8], initrd: Option<&[u8]>) -> Result<Machine, LoadError> {
+        let Layout { extras, tree, image, fdt_addr } = Layout::of(&config, kernel, initrd)?;
         let mut bus = Bus::new(config.ram_bytes, config.harts).ok_or(LoadError::OutOfMemory(config.ram_bytes))?;
         bus.dcache = DataCaches::new(config.cache, config.harts);
         for seg in &image.segments {
@@ -208,6 +219,7 @@ impl Machine {
         let code = CodeCache::new(config.ram_bytes);
         let host = config.host.enabled.then(|| alloc::boxed::Box::new(Host::new(config.host, config.harts)));
         let host_trace = host.is_some() && config.trace;
+        bus.words = config.bootargs.as_bytes().to_vec();
         Ok(Machine { config, boot_mode, harts, bus, code, clock: 0, cur: 0, pos: 0, fault: None, host, host_trace })
     }
 
@@ -287,6 +299,9 @@ impl Machine {
                 Exit::Halt => {
                     if let Some(what) = self.bus.fault.take() {
                         return self.fault(h, what);
+                    }
+                    if self.bus.parked.is_some() {
+                        return Stop::Budget;
                     }
                 }
                 Exit::Limit | Exit::Wait => {}

@@ -85,6 +85,7 @@ pub struct Entry {
 
 const EMPTY: Entry = Entry { tag: u64::MAX, addend: 0 };
 
+#[derive(Clone)]
 pub struct Tlb {
     pub read: [Entry; ENTRIES],
     pub write: [Entry; ENTRIES],

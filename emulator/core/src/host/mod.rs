@@ -63,6 +63,7 @@ pub struct Plan {
     pub resumed: Option<Steal>,
 }
 
+#[derive(Clone)]
 pub struct Host {
     pub(crate) config: HostConfig,
     cpus: Vec<sched::Cpu>,

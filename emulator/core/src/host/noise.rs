@@ -91,6 +91,7 @@ enum IrqKind {
     Rcu,
 }
 
+#[derive(Clone)]
 pub struct Irq {
     pub what: &'static str,
     kind: IrqKind,

@@ -32,6 +32,7 @@ pub enum Role {
     Rcuc(usize),
 }
 
+#[derive(Clone)]
 pub struct Thread {
     pub role: Role,
     pub policy: Policy,
@@ -120,7 +121,7 @@ impl Thread {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Cpu {
     pub curr: Option<usize>,
     pub min_vruntime: u64,
