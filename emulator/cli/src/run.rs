@@ -3,7 +3,7 @@
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use crate::tier::{self, ExecMode};
-use runqueue_emu::{MachineOptions, Snapshots, Started, Stop};
+use runqueue_emu::{Machine, MachineOptions, Snapshots, Started, Stop};
 use std::sync::Mutex;
 use crate::linux::{self, Boot};
 use runqueue_report::{chrome, console, ftrace, linux as report_linux};
@@ -20,9 +20,63 @@ pub static KERNEL: &[u8] = include_bytes!(env!("RUNQUEUE_KERNEL_ELF"));
 /// run` finds nothing here and boots cold.
 static SNAPSHOTS: Mutex<Snapshots> = Mutex::new(Snapshots::new(4));
 
-/// Forgets the snapshots, so that the next Linux runs boot cold (`bench --linux` times both).
+/// Forgets the snapshots, in this process and on disk, so that the next Linux runs boot cold
+/// (`bench --linux` times both).
 pub fn forget_snapshots() {
     *SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()) = Snapshots::new(4);
+    stored::forget();
+}
+
+/// Snapshots on disk (`~/.cache/runqueue/snapshots`), so that a one-off `runqueue run --kernel`
+/// boots Linux only the first time for each boot key. A file is named by the CLI's inputs
+/// digest (`runqueue inputs`) and the boot key, so a change to the machine never resumes a
+/// snapshot an older machine made; one that cannot be read is ignored and made anew.
+mod stored {
+    use runqueue_emu::{Snapshot, Snapshots};
+    use std::path::PathBuf;
+
+    /// Files kept, the newest; each is a booted Linux's 20-odd MiB.
+    const KEPT: usize = 8;
+
+    fn dir() -> Option<PathBuf> {
+        std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/runqueue/snapshots"))
+    }
+
+    fn file(key: u64) -> Option<PathBuf> {
+        dir().map(|d| d.join(format!("{}-{key:016x}.snap", env!("RUNQUEUE_INPUTS"))))
+    }
+
+    pub fn load(key: u64, snapshots: &mut Snapshots) {
+        if snapshots.has(key) {
+            return;
+        }
+        let snapshot = file(key).and_then(|f| std::fs::read(f).ok()).and_then(|b| Snapshot::from_bytes(&b).ok());
+        if let Some(s) = snapshot.filter(|s| s.key() == key) {
+            snapshots.keep(s);
+        }
+    }
+
+    /// Writes `snapshot` (under a temporary name, then renamed: a write cut short leaves no
+    /// half file) and removes the oldest files past `KEPT`; a disk that refuses is no error.
+    pub fn save(snapshot: &Snapshot) {
+        let (Some(dir), Some(path), Some(bytes)) = (dir(), file(snapshot.key()), snapshot.to_bytes()) else { return };
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::create_dir_all(&dir).is_err() || std::fs::write(&tmp, bytes).is_err() || std::fs::rename(&tmp, &path).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+            return;
+        }
+        let mut files: Vec<_> = std::fs::read_dir(&dir).into_iter().flatten().flatten().filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path()))).collect();
+        files.sort();
+        for (_, old) in files.iter().rev().skip(KEPT) {
+            let _ = std::fs::remove_file(old);
+        }
+    }
+
+    pub fn forget() {
+        if let Some(dir) = dir() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 /// Instructions per slice between console flushes: small enough that output streams, large
@@ -118,9 +172,13 @@ pub fn execute_in(
     max_insns: u64,
     mut echo: impl FnMut(&[u8]),
 ) -> Result<Outcome, Failure> {
+    let cannot = |e| Failure::Input(format!("cannot boot: {e}"));
     let mut started = {
         let mut snapshots = SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner());
-        Started::new(kernel, initrd, options, &mut snapshots).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?
+        if runqueue_emu::is_linux_image(kernel) {
+            stored::load(Machine::boot_key(&options.config(), kernel, initrd).map_err(cannot)?, &mut snapshots);
+        }
+        Started::new(kernel, initrd, options, &mut snapshots).map_err(cannot)?
     };
     tier::set_mode(exec, &mut started.machine);
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
@@ -137,7 +195,8 @@ pub fn execute_in(
         console_cut |= out.len() > room;
         console_bytes.extend_from_slice(&out[..out.len().min(room)]);
         trace_bytes.extend_from_slice(&started.machine.take_trace());
-        if started.keep_if_parked(&mut SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()), &console_bytes, &trace_bytes).is_some() {
+        if let Some(kept) = started.keep_if_parked(&mut SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()), &console_bytes, &trace_bytes) {
+            stored::save(&kept);
             continue;
         }
         match stop {

@@ -164,6 +164,11 @@ impl Snapshot {
         Snapshot { config, boot_mode, harts, bus, pages, clock, cur, pos, fault, host: None, host_trace: false, key }
     }
 
+    /// The boot key of the runs it can start.
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
     /// Bytes the snapshot holds (RAM pages and the rest of the machine, roughly).
     pub fn size(&self) -> usize {
         self.pages.len() * PAGE_SIZE as usize + self.bus.console.len() + self.bus.trace.len()
@@ -180,6 +185,10 @@ impl Snapshots {
     /// Keeps at most `cap` snapshots (a Linux boot's is some 20 MiB).
     pub const fn new(cap: usize) -> Snapshots {
         Snapshots { kept: Vec::new(), cap }
+    }
+
+    pub fn has(&self, key: u64) -> bool {
+        self.kept.iter().any(|(k, _)| *k == key)
     }
 
     fn find(&mut self, key: u64) -> Option<Arc<Snapshot>> {
