@@ -459,3 +459,208 @@ pub fn to_text(bytes: &[u8]) -> Result<String, RawError> {
 pub fn text_of_trace(bytes: &[u8]) -> Result<String, RawError> {
     if is_raw(bytes) { to_text(bytes) } else { Ok(String::from_utf8_lossy(bytes).into_owned()) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::vec;
+
+    const COMMON: &str = "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n";
+
+    fn format_file(name: &str, id: u16, fields: &str, print: &str) -> String {
+        format!("name: {name}\nID: {id}\nformat:\n{COMMON}\n{fields}\nprint fmt: \"{print}\", REC->x\n")
+    }
+
+    fn formats() -> Vec<(String, String)> {
+        let comm = |n: &str, at: usize| format!("\tfield:char {n}[16];\toffset:{at};\tsize:16;\tsigned:0;\n");
+        let int = |n: &str, at: usize, size: usize| format!("\tfield:int {n};\toffset:{at};\tsize:{size};\tsigned:1;\n");
+        let switch = [comm("prev_comm", 8), int("prev_pid", 24, 4), int("prev_prio", 28, 4), int("prev_state", 32, 8), comm("next_comm", 40), int("next_pid", 56, 4), int("next_prio", 60, 4)].concat();
+        let wakeup = [comm("comm", 8), int("pid", 24, 4), int("prio", 28, 4), int("target_cpu", 32, 4)].concat();
+        let print = "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n";
+        vec![
+            ("events/sched/sched_switch/format".into(), format_file("sched_switch", 69, &switch, Printer::of("sched_switch").unwrap().1)),
+            ("events/sched/sched_wakeup/format".into(), format_file("sched_wakeup", 71, &wakeup, Printer::of("sched_wakeup").unwrap().1)),
+            ("events/ftrace/print/format".into(), format_file("print", 5, print, "%ps: %s")),
+        ]
+    }
+
+    fn section(out: &mut Vec<u8>, name: &str, body: &[u8]) {
+        out.extend_from_slice(format!("{name} {}\n", body.len()).as_bytes());
+        out.extend_from_slice(body);
+    }
+
+    fn common(id: u16, flags: u8, preempt: u8, pid: i32) -> Vec<u8> {
+        [&id.to_le_bytes()[..], &[flags, preempt], &pid.to_le_bytes()].concat()
+    }
+
+    fn comm16(name: &str) -> Vec<u8> {
+        let mut b = name.as_bytes().to_vec();
+        b.resize(16, 0);
+        b
+    }
+
+    fn switch(pid: i32, prev: (&str, i32, i64), next: (&str, i32)) -> Vec<u8> {
+        let (flags, preempt) = (0x01 | 0x04 | 0x08, 0x21);
+        [common(69, flags, preempt, pid), comm16(prev.0), prev.1.to_le_bytes().to_vec(), 120i32.to_le_bytes().to_vec(), prev.2.to_le_bytes().to_vec(), comm16(next.0), next.1.to_le_bytes().to_vec(), 19i32.to_le_bytes().to_vec()].concat()
+    }
+
+    fn wakeup(pid: i32, comm: &str, woken: i32, cpu: i32) -> Vec<u8> {
+        [common(71, 0, 0, pid), comm16(comm), woken.to_le_bytes().to_vec(), 120i32.to_le_bytes().to_vec(), cpu.to_le_bytes().to_vec()].concat()
+    }
+
+    fn print(pid: i32, text: &str) -> Vec<u8> {
+        let mut b = [common(5, 0, 1, pid), 0x8000_1234u64.to_le_bytes().to_vec(), text.as_bytes().to_vec()].concat();
+        b.resize(b.len().next_multiple_of(4) + 4, 0);
+        b
+    }
+
+    /// Event headers (`type_len` in the low 5 bits, the time delta above).
+    fn head(type_len: u32, delta: u32) -> Vec<u8> {
+        (type_len | delta << 5).to_le_bytes().to_vec()
+    }
+
+    /// A data event with its length in array[0] (type_len 0), as 8-byte-aligned kernels write them.
+    fn data(delta: u32, payload: &[u8]) -> Vec<u8> {
+        [head(0, delta), (payload.len() as u32 + 4).to_le_bytes().to_vec(), payload.to_vec()].concat()
+    }
+
+    fn page(ts: u64, events: &[Vec<u8>], commit_flags: u64) -> Vec<u8> {
+        let body = events.concat();
+        let mut p = [ts.to_le_bytes().to_vec(), (body.len() as u64 | commit_flags).to_le_bytes().to_vec(), body].concat();
+        p.resize(4096, 0xee);
+        p
+    }
+
+    const ABS: u64 = 2_000_000_000;
+
+    /// Two CPUs' pages covering each kind of ring-buffer event, with their formats and comms.
+    fn container() -> Vec<u8> {
+        let mut out = MAGIC.as_bytes().to_vec();
+        section(&mut out, "online", b"2");
+        for (name, text) in formats() {
+            section(&mut out, &name, text.as_bytes());
+        }
+        section(&mut out, "saved_cmdlines", b"40 task0\n41 task 1\n");
+        section(&mut out, "per_cpu/cpu0/stats", b"entries: 3\noverrun: 1\ncommit overrun: 0\n");
+        let cpu0 = page(
+            1_000_000_000,
+            &[
+                data(1500, &switch(0, ("swapper/0", 0, 0), ("task0", 40))),
+                // a time extend: 2^27 + 5 ns later
+                [head(TYPE_TIME_EXTEND, 5), 1u32.to_le_bytes().to_vec()].concat(),
+                data(0, &print(40, "iter=1\n")),
+                // a discarded event: skipped, its delta not counted
+                [head(TYPE_PADDING, 77), 8u32.to_le_bytes().to_vec(), vec![9; 4]].concat(),
+                // an absolute time stamp
+                [head(TYPE_TIME_STAMP, (ABS & ((1 << TS_SHIFT) - 1)) as u32), ((ABS >> TS_SHIFT) as u32).to_le_bytes().to_vec()].concat(),
+                data(0, &wakeup(99, "ghost", 40, 1)),
+                // the rest of the page is empty
+                head(TYPE_PADDING, 0),
+                data(1, &print(40, "never=1\n")),
+            ],
+            1 << 31,
+        );
+        section(&mut out, "per_cpu/cpu0", &cpu0);
+        section(&mut out, "per_cpu/cpu1/stats", b"entries: 1\noverrun: 0\n");
+        // the same time as CPU 0's marker: CPU 0's goes first; a data event with type_len > 0
+        let state = 0x100 | 0x02;
+        let sw = switch(41, ("task 1", 41, state), ("swapper/1", 0));
+        let cpu1 = page(1_134_219_233, &[[head(sw.len() as u32 / 4, 0), sw].concat()], 0);
+        section(&mut out, "per_cpu/cpu1", &cpu1);
+        out
+    }
+
+    #[test]
+    fn prints_the_pages_as_linuxs_trace_text() {
+        let text = to_text(&container()).unwrap();
+        let want = format!(
+            "# tracer: nop\n#\n# entries-in-buffer/entries-written: 4/5   #P:2\n#\n{HEADER_LEGEND}{}",
+            concat!(
+                "          <idle>-0       [000] dnh12     1.000002: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=task0 next_pid=40 next_prio=19\n",
+                "           task0-40      [000] ...1.     1.134219: tracing_mark_write: iter=1\n",
+                "          task 1-41      [001] dnh12     1.134219: sched_switch: prev_comm=task 1 prev_pid=41 prev_prio=120 prev_state=D+ ==> next_comm=swapper/1 next_pid=0 next_prio=19\n",
+                "           <...>-99      [000] .....     2.000000: sched_wakeup: comm=ghost pid=40 prio=120 target_cpu=001\n",
+            )
+        );
+        assert_eq!(text, want);
+    }
+
+    #[test]
+    fn prev_state_and_the_latency_columns_read_as_linux_prints_them() {
+        assert_eq!([prev_state(0), prev_state(0x100), prev_state(1), prev_state(0x80), prev_state(0x03 | 0x100)], ["R", "R+", "S", "I", "S|D+"]);
+        let lat = |flags, preempt| {
+            let mut s = String::new();
+            lat_fmt(flags, preempt, &mut s);
+            s
+        };
+        assert_eq!([lat(0, 0), lat(0x81, 0), lat(0x80, 0), lat(0x02, 0x1f), lat(0x24, 0), lat(0x20, 0), lat(0x48, 0), lat(0x40, 0), lat(0x18, 0), lat(0x10, 0)], [
+            ".....", "D....", "b....", "X..f1", ".N...", ".p...", "..Z..", "..z..", "..H..", "..s.."
+        ]);
+    }
+
+    #[test]
+    fn a_cut_container_is_an_error_never_a_panic() {
+        let whole = container();
+        for cut in 0..whole.len() {
+            // A cut inside a page's header or events, or before a section's end, is an error;
+            // a cut between sections leaves a shorter, valid container.
+            if let Ok(text) = to_text(&whole[..cut]) {
+                assert!(text.starts_with("# tracer: nop\n"), "cut at {cut}");
+            }
+        }
+        let page_at = whole.windows(13).position(|w| w == b"per_cpu/cpu0 ").unwrap();
+        assert!(to_text(&whole[..page_at + 30]).unwrap_err().0.contains("cut short"));
+    }
+
+    #[test]
+    fn garbage_and_other_versions_are_errors_with_a_reason() {
+        let mut out = MAGIC.as_bytes().to_vec();
+        out.extend_from_slice(&[0xff, 0x00, 0x7f, b'\n', 1, 2, 3]);
+        assert!(to_text(&out).unwrap_err().0.contains("not text"));
+        assert!(to_text(b"# runqueue ftrace raw 2\n").unwrap_err().0.contains("not version 1"));
+        assert!(to_text(b"# tracer: nop\n").is_err());
+        // a page whose commit runs past its end, an event longer than its page, an event id
+        // without a format
+        let with_page = |page: &[u8]| {
+            let mut out = MAGIC.as_bytes().to_vec();
+            section(&mut out, "online", b"1");
+            for (name, text) in formats() {
+                section(&mut out, &name, text.as_bytes());
+            }
+            section(&mut out, "per_cpu/cpu0", page);
+            to_text(&out).unwrap_err().0
+        };
+        let mut p = page(0, &[], 0);
+        p[8..16].copy_from_slice(&5000u64.to_le_bytes());
+        assert!(with_page(&p).contains("commits more bytes"));
+        let mut long = data(0, &print(1, "x"));
+        long[4..8].copy_from_slice(&4000u32.to_le_bytes());
+        assert!(with_page(&page(0, &[long], 0)).contains("ends inside an event"));
+        assert!(with_page(&page(0, &[data(0, &common(1234, 0, 0, 1))], 0)).contains("type 1234"));
+        assert!(with_page(&page(0, &[data(0, &common(69, 0, 0, 1))], 0)).contains("too short"));
+        // a format whose print format Runqueue does not print
+        let mut out = MAGIC.as_bytes().to_vec();
+        section(&mut out, "events/sched/sched_switch/format", format_file("sched_switch", 69, "", "prev=%d").as_bytes());
+        assert!(to_text(&out).unwrap_err().0.contains("not the one Runqueue prints"));
+    }
+
+    #[test]
+    fn an_absolute_time_stamp_takes_its_top_bits_from_the_stamp_before() {
+        assert_eq!(fix_abs(5, 7), 5);
+        let before = 0x0800_0000_0000_0100;
+        assert_eq!(fix_abs(0x200, before), 0x0800_0000_0000_0200);
+        // below the stamp before: the 59-bit counter wrapped
+        assert_eq!(fix_abs(0x50, before), 0x0800_0000_0000_0050 + (1 << 59));
+    }
+
+    #[test]
+    fn text_passes_through_and_the_container_is_recognised() {
+        assert!(is_raw(MAGIC.as_bytes()) && !is_raw(b"# tracer: nop\n"));
+        assert_eq!(text_of_trace(b"T 1 0 in 1\n").unwrap(), "T 1 0 in 1\n");
+        assert!(text_of_trace(&container()).unwrap().starts_with("# tracer: nop\n"));
+    }
+}
