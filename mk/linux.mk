@@ -1,10 +1,10 @@
-# Linux 6.12 and 6.1 on Runqueue's machine (linux/README.md): Debian's linux-source packages
+# Linux 6.12, 6.1 and 6.12 with PREEMPT_RT on Runqueue's machine (linux/README.md): Debian's linux-source packages
 # built with linux/config/, the init and workloads of linux/init/, each cached in
 # ~/.cache/runqueue/linux by the hash of its inputs and linked beside the CLI in
 # $(TARGET_DIR)/linux, where `runqueue run --kernel linux-6.12` finds them.
 
 LINUX_DIR := $(TARGET_DIR)/linux
-LINUX_VERSIONS := 6.12 6.1
+LINUX_VERSIONS := 6.12 6.1 6.12-rt
 LINUX_APT := linux-source-6.12 linux-source-6.1 gcc-riscv64-linux-gnu make bc flex bison cpio \
   libssl-dev libelf-dev xz-utils qemu-system-misc opensbi
 # Debian ships linux-source-6.12 for bookworm in bookworm-backports (and in its security

@@ -28,7 +28,7 @@ check() { # kernel, what, expected exit code, pattern, smp, append
 
 # The workloads of linux/init/workloads.c, each at its defaults, as the book runs them.
 workloads="fairness-equal fairness-unequal yield-speed realtime occupy spin intr hackbench cyclictest deadline bursts arrivals"
-for k in linux-6.12 linux-6.1; do
+for k in linux-6.12 linux-6.1 linux-6.12-rt; do
   for w in $workloads; do
     check "$k" "$w, 2 harts" 0 '^RESULT \{"version":1,"workload":"'"$w"'"' 2 "workload=$w"
   done

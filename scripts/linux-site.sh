@@ -24,8 +24,10 @@ gzip -9nc "$linux/initramfs/initramfs.cpio" > "$out/initramfs.cpio.gz"
     name=linux-$version dir=$linux/linux-$version
     gzip -9nc "$dir/Image" > "$out/$name.Image.gz"
     cp "$dir/.config" "$out/$name.config"
-    printf '%s{"name":"%s","label":"Linux %s","package":"%s","version":"%s","image":"%s.Image.gz","bytes":%s,"gzipped":%s,"config":"%s.config"}' \
-      "$sep" "$name" "${name#linux-}" "$(field package "$dir/manifest")" "$(field version "$dir/manifest")" \
+    label="Linux ${version%-rt}"
+    case $version in *-rt) label="$label PREEMPT_RT";; esac
+    printf '%s{"name":"%s","label":"%s","package":"%s","version":"%s","image":"%s.Image.gz","bytes":%s,"gzipped":%s,"config":"%s.config"}' \
+      "$sep" "$name" "$label" "$(field package "$dir/manifest")" "$(field version "$dir/manifest")" \
       "$name" "$(wc -c < "$dir/Image")" "$(wc -c < "$out/$name.Image.gz")" "$name"
     sep=,
   done

@@ -57,9 +57,10 @@ export async function axe(page, scope = "html") {
  * when given. `tier: "off"` runs with the compiled tier off, `"eager"` compiles every region at the first
  * jump to its entry.
  */
-export async function workerRun(page, site, { elf = "kernel.elf", kernel = null, args = "", max = 20e9, trace = null, tier = "on" }) {
+export async function workerRun(page, site, { elf = "kernel.elf", kernel = null, args = "", max = 20e9, trace = null, tier = "on", snapshot = false }) {
   const q = new URLSearchParams({ elf, args, max: String(max), tier });
   if (kernel) q.set("kernel", kernel);
+  if (snapshot) q.set("snapshot", "1");
   if (trace) q.set("trace", trace);
   await page.goto(`${site.base}runqueue/widget/bench.html?${q}`);
   await page.waitForFunction(() => globalThis.benchResult, null, { timeout: 600_000, polling: 200 });

@@ -7,7 +7,10 @@
 // at the first jump to its entry; `compiledRegions` says how many regions the tier compiled.
 // `?kernel=linux-6.12` boots that Linux with the init's initramfs instead of an ELF, fetched and
 // unpacked as the widget does it (kernels.js); `fetchSeconds` is that part, `firstOutputSeconds`
-// the time from Run to the first console byte.
+// the time from Run to the first console byte, `bootSeconds` the Worker's building of the
+// machine before it. With `?snapshot=1` the run is made twice, each in its own Worker as the
+// widget makes them: the result is the second's, which starts from the snapshot the first
+// one's Linux boot left (`resumed`).
 
 import { linuxManifest, loadLinux } from "./kernels.js";
 
@@ -37,24 +40,41 @@ async function bench() {
   const fetchSeconds = (performance.now() - fetched) / 1000;
   const traceFormat = q.get("trace");
   if (traceFormat !== null && !["ftrace", "chrome"].includes(traceFormat)) throw new Error(`trace=${traceFormat}: use ftrace or chrome`);
+  const tier = q.get("tier") ?? "on";
+  if (!["on", "off", "eager"].includes(tier)) throw new Error(`tier=${tier}: use on, off or eager`);
+  const boot = { elf, initrd, bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: { on: true, off: false, eager: "eager" }[tier] };
+  const first = await runOnce(name, boot, traceFormat, []);
+  if (q.get("snapshot") !== "1") return { ...first.result, fetchSeconds };
+  if (!first.snapshot) throw new Error(`${name}: the run left no snapshot (snapshot=1 is for Linux)`);
+  const second = await runOnce(name, { ...boot, elf: boot.elf.slice(0), initrd: boot.initrd?.slice(0) }, traceFormat, [first.snapshot]);
+  return { ...second.result, fetchSeconds };
+}
+
+/** One run in a Worker of its own: `{result, snapshot}` (a Linux boot's snapshot, if it left one). */
+async function runOnce(name, boot, traceFormat, snapshots) {
   const worker = new Worker(WORKER_URL, { type: "module" });
   const decoder = new TextDecoder();
   let console = "";
   let start = 0;
   let firstOutput = null;
   let result = null;
+  let snapshot = null;
+  let booted = null;
   const finished = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
       if (data.type === "booted") {
+        booted = data;
         start = performance.now();
         worker.postMessage({ type: "run" });
       } else if (data.type === "output") {
         if (firstOutput === null && data.console.length) firstOutput = performance.now();
         console += decoder.decode(data.console, { stream: true });
+      } else if (data.type === "snapshot") {
+        snapshot = data.bytes;
       } else if (data.type === "done") {
         const seconds = (performance.now() - start) / 1000;
         result = { elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, compiledRegions: data.compiledRegions,
-          fetchSeconds, firstOutputSeconds: firstOutput && (firstOutput - start) / 1000, console };
+          firstOutputSeconds: firstOutput && (firstOutput - start) / 1000, bootSeconds: booted.bootMs / 1000, resumed: booted.resumed, console };
         if (traceFormat === null) resolve(result);
         else worker.postMessage({ type: "trace", format: traceFormat });
       } else if (data.type === "trace") {
@@ -64,12 +84,10 @@ async function bench() {
       }
     };
   });
-  const tier = q.get("tier") ?? "on";
-  if (!["on", "off", "eager"].includes(tier)) throw new Error(`tier=${tier}: use on, off or eager`);
   worker.postMessage({ type: "speed", ips: 0 });
-  worker.postMessage({ type: "boot", elf, initrd, bootargs: q.get("args") ?? "", budget: Number(q.get("max") ?? 20e9), compiled: { on: true, off: false, eager: "eager" }[tier] });
+  worker.postMessage({ type: "boot", ...boot, snapshots });
   try {
-    return await finished;
+    return { result: await finished, snapshot };
   } finally {
     worker.terminate();
   }

@@ -22,6 +22,15 @@ const FONT_PX = 13;
 const CHAR_WIDTH = 0.62;
 const MIN_COLS = 120;
 
+// Snapshots of the Linux boots this page's Workers made, parked where the init asks for its
+// words (a Worker lives for one run; the page outlives them): a later run on the same kernel,
+// harts and Linux words starts there instead of booting Linux again. The two most recent.
+const linuxSnapshots = [];
+function keepSnapshot(bytes) {
+  linuxSnapshots.unshift(bytes);
+  linuxSnapshots.length = Math.min(linuxSnapshots.length, 2);
+}
+
 export class RunPane {
   /**
    * `onChange(pane)` is called whenever the state or the progress changes; `run` is the run the
@@ -132,7 +141,9 @@ export class RunPane {
     this.worker.onerror = (e) => this.fail(T.workerFailed(e.message ?? T.unknownError));
     this.worker.postMessage({ type: "speed", ips });
     this.worker.postMessage({ type: "share", part });
-    this.worker.postMessage({ type: "boot", elf, initrd, bootargs: this.bootargs, budget, lang: pageLang() });
+    // Each boot's Worker gets the page's Linux snapshots (copies: the page keeps its own).
+    const snapshots = initrd ? linuxSnapshots : [];
+    this.worker.postMessage({ type: "boot", elf, initrd, bootargs: this.bootargs, budget, lang: pageLang(), snapshots });
     this.onChange(this);
   }
 
@@ -168,6 +179,7 @@ export class RunPane {
     switch (msg.type) {
       case "booted":
         this.state = "paused";
+        this.resumed = msg.resumed;
         break;
       case "state":
         this.state = msg.state;
@@ -186,6 +198,9 @@ export class RunPane {
       case "done":
         this.finish(msg);
         break;
+      case "snapshot":
+        keepSnapshot(msg.bytes);
+        return;
       case "trace":
         this.onTrace?.(msg.json ?? msg.text);
         this.onTrace = null;

@@ -39,11 +39,13 @@ function progress() {
   return { instret: session.instret(), timeNs: session.time_ns() };
 }
 
-// Posts everything produced since the last flush.
+// Posts everything produced since the last flush, and a Linux boot's snapshot once it is made.
 function flush() {
   const bytes = session.take_console();
   const events = JSON.parse(session.take_events());
   post({ type: "output", console: bytes, events, ...progress() }, [bytes.buffer]);
+  const snapshot = session.take_snapshot();
+  if (snapshot) post({ type: "snapshot", bytes: snapshot.buffer }, [snapshot.buffer]);
 }
 
 function finish(status) {
@@ -103,12 +105,15 @@ async function loop() {
 }
 
 const handlers = {
-  async boot({ elf, initrd, bootargs, budget, lang, compiled = true }) {
+  async boot({ elf, initrd, bootargs, budget, lang, compiled = true, snapshots = [] }) {
     T = stringsFor(lang);
     await ready;
     running = false;
     maxInsns = budget;
+    const started = performance.now();
     try {
+      // Linux boots the page's earlier Workers parked: one that boots the same way starts there.
+      for (const bytes of snapshots) Session.keep_snapshot(new Uint8Array(bytes));
       session = Session.with_initrd(new Uint8Array(elf), initrd && new Uint8Array(initrd), bootargs);
       // Off or eager only for comparison and tests (the bench page): the run is the same
       // every way.
@@ -116,7 +121,7 @@ const handlers = {
     } catch (e) {
       return fail(T.bootFailed(why(e)), why(e));
     }
-    post({ type: "booted" });
+    post({ type: "booted", resumed: session.resumed(), bootMs: performance.now() - started });
   },
   run() {
     if (!session || running) return;

@@ -333,6 +333,12 @@ int main(void)
     version_minor = strncmp(u.release, "6.1.", 4) == 0 ? 1 : 12;
     static char name[24];
     strcpy(name, version_minor == 1 ? "linux-6.1" : "linux-6.12");
+    /* A PREEMPT_RT build says so in its version string ("#1 SMP PREEMPT_RT ..."). */
+    for (const char *v = u.version; *v; v++)
+        if (!strncmp(v, "PREEMPT_RT", 10)) {
+            strcpy(name + strlen(name), "-rt");
+            break;
+        }
     sched_name = name;
     parse_args(cmdline, u.release);
     smp = get_int("smp");

@@ -119,6 +119,8 @@ struct task *task_new(const char *name, int index, void (*entry)(struct task *, 
 void iteration_done(struct task *t);
 void latency_sample(struct task *t, u64 ns);
 void mark(const char *key, u64 value);
+/* Closes the init's copies of the tasks' file descriptors (workloads.c). */
+void close_task_fds(void);
 void run_tasks(void);
 
 /* What cpu.stat says of a group with a cpu.max over the run (Linux's trace has no throttling

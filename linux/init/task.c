@@ -328,6 +328,7 @@ void run_tasks(void)
         configure(t);
     }
     become(NULL);
+    close_task_fds();
     for (uint32_t r; (r = *ready) < (uint32_t)run->count;)
         futex_wait(ready, r);
     for (int g = 0; g < nlimited; g++)

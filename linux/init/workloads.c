@@ -148,6 +148,17 @@ static const struct tunable hackbench_t[] = {
 static int pipes[MAX_TASKS][2];
 static int npipes;
 
+/* Once the tasks are forked, the init lets go of its ends of their pipes: an open write end
+ * in the init would keep a receiver that reads to the end of file (a load that runs until
+ * stopped) waiting for ever. */
+void close_task_fds(void)
+{
+    for (int p = 0; p < npipes; p++) {
+        close(pipes[p][0]);
+        close(pipes[p][1]);
+    }
+}
+
 /* a: first pipe, pipes, messages per pipe (0: until stopped), bytes, insns */
 static void sender(struct task *t, const u64 *a)
 {

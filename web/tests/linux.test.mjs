@@ -49,7 +49,19 @@ test("the compare view runs the chapter's workload on the book's kernel and on L
   assert.equal(panes[1].title, "Linux 6.1, its own scheduler (without the book kernel's tick_us=2000)");
   assert.equal(panes[1].bootargs, "workload=fairness-unequal smp=2");
   assert.equal(JSON.parse(panes[0].result).sched, "cfs");
-  assert.equal(`${panes[1].result}\n`, nativeRun(panes[1].bootargs, 5e9, "linux-6.1").json, "Linux's RESULT is the CLI's");
+  const cli = nativeRun(panes[1].bootargs, 5e9, "linux-6.1");
+  assert.equal(`${panes[1].result}\n`, cli.json, "Linux's RESULT is the CLI's");
+  assert.equal(await page.evaluate(() => runqueue.experiments[0].panes[1].resumed), false, "the page's first Linux run boots Linux");
+  // Run again: Linux's pane starts from the snapshot its first Worker left where the init asked
+  // for its words, and gives the same bytes.
+  await w.getByRole("button", { name: "Run", exact: true }).click();
+  await page.waitForFunction(() => runqueue.experiments[0].panes.some((p) => p.state !== "done"), null, { timeout: 10_000, polling: 20 }).catch(() => {});
+  await finished(page, 0);
+  const again = await page.evaluate(() => runqueue.experiments[0].panes.map((p) => ({ state: p.state, resumed: p.resumed, result: p.result, console: p.consoleText })));
+  assert.deepEqual(again.map((p) => p.state), ["done", "done"]);
+  assert.equal(again[1].resumed, true, "the second Linux run starts from the snapshot");
+  assert.equal(`${again[1].result}\n`, cli.json, "and gives the CLI's RESULT");
+  sameBytes(again[1].console, cli.console, "console of the run from the snapshot");
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,9 +1,11 @@
 //! `runqueue bench --linux`: what Linux costs on the machine beside the teaching kernel. Each
 //! figure is the host's wall and CPU time of a whole run (boot, workload, trace read-out,
-//! power-off), the best of a few, so a loaded host's noise is trimmed.
+//! power-off), the best of a few, so a loaded host's noise is trimmed. A Linux run is timed
+//! twice: booted cold, and started from the snapshot of an earlier boot the same way (what
+//! every Linux run after a process's or a page's first is).
 
 use crate::linux::{NAMED, boot};
-use crate::run::execute_in;
+use crate::run::{execute_in, forget_snapshots};
 use crate::tier::ExecMode;
 use runqueue_emu::MachineOptions;
 use std::fmt::Write;
@@ -32,7 +34,14 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-fn measure(what: String, kernel: Option<&str>, append: &str) -> Result<Figure, String> {
+/// How a Linux run starts.
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    Cold,
+    FromSnapshot,
+}
+
+fn measure(what: String, kernel: Option<&str>, append: &str, start: Start) -> Result<Figure, String> {
     let (image, initrd) = match kernel {
         Some(k) => {
             let b = boot(k, None).map_err(|e| e.to_string())?;
@@ -43,6 +52,11 @@ fn measure(what: String, kernel: Option<&str>, append: &str) -> Result<Figure, S
     let mut best: Option<Figure> = None;
     for _ in 0..ROUNDS {
         let options = MachineOptions::parse(&runqueue_emu::command_line(&image, append)).map_err(|e| e.to_string())?.with_harts(SMP);
+        if start == Start::Cold {
+            forget_snapshots();
+        } else {
+            execute_in(ExecMode::Fast, &image, initrd.as_deref(), &options, 20_000_000_000, |_| {}).map_err(|e| e.to_string())?;
+        }
         let (start, cpu) = (Instant::now(), cpu_seconds());
         let out = execute_in(ExecMode::Fast, &image, initrd.as_deref(), &options, 20_000_000_000, |_| {}).map_err(|e| e.to_string())?;
         let (wall_s, cpu_s) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
@@ -60,21 +74,26 @@ fn measure(what: String, kernel: Option<&str>, append: &str) -> Result<Figure, S
 /// The figures as a table: each Linux boot, then the experiment on each kernel beside ours.
 pub fn run() -> Result<String, String> {
     let mut rows = Vec::new();
+    let starts = [(Start::Cold, "cold"), (Start::FromSnapshot, "from a snapshot")];
     for k in NAMED {
-        rows.push(measure(format!("{k}: boot, a 1 ms job, power-off"), Some(k), BOOT_ONLY)?);
+        for (start, how) in starts {
+            rows.push(measure(format!("{k}: boot, a 1 ms job, power-off, {how}"), Some(k), BOOT_ONLY, start)?);
+        }
     }
     let ours = [("runqueue kernel, sched=eevdf eevdf.version=6.12", "sched=eevdf eevdf.version=6.12"), ("runqueue kernel, sched=cfs", "sched=cfs")];
     for (what, sched) in ours {
-        rows.push(measure(format!("{what}: {EXPERIMENT}"), None, &format!("{sched} {EXPERIMENT}"))?);
+        rows.push(measure(format!("{what}: {EXPERIMENT}"), None, &format!("{sched} {EXPERIMENT}"), Start::Cold)?);
     }
     for k in NAMED {
-        rows.push(measure(format!("{k}: {EXPERIMENT}"), Some(k), EXPERIMENT)?);
+        for (start, how) in starts {
+            rows.push(measure(format!("{k}: {EXPERIMENT}, {how}"), Some(k), EXPERIMENT, start)?);
+        }
     }
     let mut out = format!("Linux beside the teaching kernel, {SMP} harts, best of {ROUNDS} (wall and CPU time of the whole run)\n");
     for f in &rows {
         let _ = writeln!(
             out,
-            "  {:<62} {:>7.3} s wall {:>7.3} s CPU {:>9.1} ms emulated {:>6.0} MIPS by CPU",
+            "  {:<78} {:>7.3} s wall {:>7.3} s CPU {:>9.1} ms emulated {:>6.0} MIPS by CPU",
             f.what,
             f.wall_s,
             f.cpu_s,
@@ -82,12 +101,15 @@ pub fn run() -> Result<String, String> {
             f.insns as f64 / f.cpu_s.max(1e-9) / 1e6
         );
     }
-    let wall = |name: &str| rows.iter().find(|f| f.what.starts_with(name) && f.what.ends_with(EXPERIMENT)).map_or(f64::NAN, |f| f.wall_s);
-    let _ = writeln!(
-        out,
-        "  the experiment on Linux over ours: 6.12 / eevdf {:.2}x, 6.1 / cfs {:.2}x (wall)",
-        wall("linux-6.12") / wall("runqueue kernel, sched=eevdf"),
-        wall("linux-6.1") / wall("runqueue kernel, sched=cfs")
-    );
+    let wall = |name: &str| rows.iter().find(|f| f.what.starts_with(name)).map_or(f64::NAN, |f| f.wall_s);
+    for (_, how) in starts {
+        let _ = writeln!(
+            out,
+            "  the experiment on Linux over ours, {how}: 6.12 / eevdf {:.2}x, 6.12-rt / eevdf {:.2}x, 6.1 / cfs {:.2}x (wall)",
+            wall(&format!("linux-6.12: {EXPERIMENT}, {how}")) / wall("runqueue kernel, sched=eevdf"),
+            wall(&format!("linux-6.12-rt: {EXPERIMENT}, {how}")) / wall("runqueue kernel, sched=eevdf"),
+            wall(&format!("linux-6.1: {EXPERIMENT}, {how}")) / wall("runqueue kernel, sched=cfs")
+        );
+    }
     Ok(out)
 }

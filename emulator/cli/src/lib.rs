@@ -10,7 +10,6 @@ pub mod linux;
 pub mod mutant;
 pub mod run;
 pub mod settings;
-pub mod snapshots;
 pub mod tier;
 pub mod vet;
 

@@ -1,4 +1,4 @@
-//! Linux on the machine from the command line: `runqueue run --kernel linux-6.12|linux-6.1|PATH
+//! Linux on the machine from the command line: `runqueue run --kernel linux-6.12|linux-6.1|linux-6.12-rt|PATH
 //! [--initrd FILE]`. The named kernels and the init's initramfs are what `make linux` builds
 //! (Debian's linux-source packages with `linux/config/`, cached outside the checkout by the hash
 //! of their inputs) and links beside the CLI: `<target>/linux/linux-6.12/Image`,
@@ -8,7 +8,7 @@ use crate::{Failure, read_file};
 use std::path::{Path, PathBuf};
 
 /// The kernels `make linux` builds.
-pub const NAMED: &[&str] = &["linux-6.12", "linux-6.1"];
+pub const NAMED: &[&str] = &["linux-6.12", "linux-6.1", "linux-6.12-rt"];
 
 /// What a run boots: the kernel (an ELF or a Linux `Image`) and the initrd, if any.
 pub struct Boot {
@@ -30,8 +30,8 @@ pub fn products_dir() -> PathBuf {
 fn product(path: PathBuf, what: &str) -> Result<Vec<u8>, Failure> {
     if !path.exists() {
         return Err(Failure::Input(format!(
-            "{what} is not built ({} is missing): run `make linux`, which builds Linux 6.12 and 6.1 from Debian's \
-             linux-source packages once per machine (about 7 minutes each on 2 cores) and links them beside the CLI",
+            "{what} is not built ({} is missing): run `make linux`, which builds Linux 6.12, 6.1 and 6.12-rt from Debian's \
+             linux-source packages once per machine (a few minutes each on 2 cores) and links them beside the CLI",
             path.display()
         )));
     }

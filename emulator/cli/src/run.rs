@@ -3,8 +3,8 @@
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use crate::tier::{self, ExecMode};
-use crate::snapshots;
-use runqueue_emu::{Machine, MachineOptions, Stop};
+use runqueue_emu::{MachineOptions, Snapshots, Started, Stop};
+use std::sync::Mutex;
 use crate::linux::{self, Boot};
 use runqueue_report::{chrome, console, ftrace, ftrace_raw, linux as report_linux};
 use std::io::Write;
@@ -14,6 +14,17 @@ use std::process::ExitCode;
 /// The teaching kernel, built by build.rs.
 pub static KERNEL: &[u8] = include_bytes!(env!("RUNQUEUE_KERNEL_ELF"));
 
+/// The Linux boots this process has parked at their init's request for its words, so that a
+/// process running many Linux experiments (the comparison suite, `bench --linux`, the tests)
+/// boots each kernel once per boot key and starts the rest from there; a one-off `runqueue
+/// run` finds nothing here and boots cold.
+static SNAPSHOTS: Mutex<Snapshots> = Mutex::new(Snapshots::new(4));
+
+/// Forgets the snapshots, so that the next Linux runs boot cold (`bench --linux` times both).
+pub fn forget_snapshots() {
+    *SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()) = Snapshots::new(4);
+}
+
 /// Instructions per slice between console flushes: small enough that output streams, large
 /// enough that the per-slice overhead vanishes.
 const SLICE: u64 = 20_000_000;
@@ -22,7 +33,7 @@ const SLICE: u64 = 20_000_000;
 pub struct RunArgs {
     /// The ELF to boot; the bundled teaching kernel when omitted.
     pub elf: Option<PathBuf>,
-    /// Boot Linux instead: `linux-6.12` or `linux-6.1` (built by `make linux`, with Runqueue's
+    /// Boot Linux instead: `linux-6.12`, `linux-6.1` or `linux-6.12-rt` (built by `make linux`, with Runqueue's
     /// init and the same workload words), or a kernel file (an ELF or a Linux `Image`).
     #[arg(long, value_name = "KERNEL", conflicts_with = "elf")]
     pub kernel: Option<String>,
@@ -107,33 +118,26 @@ pub fn execute_in(
     max_insns: u64,
     mut echo: impl FnMut(&[u8]),
 ) -> Result<Outcome, Failure> {
-    let cannot = |e| Failure::Input(format!("cannot boot: {e}"));
-    // Linux boots once per process for each boot key; its later runs start where it parked.
-    let key = if runqueue_emu::is_linux_image(kernel) { Some(Machine::boot_key(&options.config(), kernel, initrd).map_err(cannot)?) } else { None };
-    let mut machine = match key.and_then(snapshots::find) {
-        Some(snapshot) => tier::resume(exec, &snapshot, &options.bootargs).map_err(cannot)?,
-        None => tier::boot(exec, kernel, initrd, options).map_err(cannot)?,
+    let mut started = {
+        let mut snapshots = SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner());
+        Started::new(kernel, initrd, options, &mut snapshots).map_err(|e| Failure::Input(format!("cannot boot: {e}")))?
     };
-    if key.is_some() && !machine.is_parked() {
-        machine.park_at_words();
-    }
+    tier::set_mode(exec, &mut started.machine);
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
     let exit = loop {
-        let left = max_insns.saturating_sub(machine.instret());
+        let left = max_insns.saturating_sub(started.machine.instret());
         if left == 0 {
             break None;
         }
-        let stop = machine.run(left.min(SLICE));
-        let out = machine.take_console();
+        let stop = started.machine.run(left.min(SLICE));
+        let out = started.machine.take_console();
         echo(&out);
         let room = CONSOLE_KEPT.saturating_sub(console_bytes.len());
         console_cut |= out.len() > room;
         console_bytes.extend_from_slice(&out[..out.len().min(room)]);
-        trace_bytes.extend_from_slice(&machine.take_trace());
-        if let Some(key) = key.filter(|_| machine.is_parked()) {
-            snapshots::keep(key, machine.snapshot(&console_bytes, &trace_bytes));
-            machine.unpark(&options.bootargs);
+        trace_bytes.extend_from_slice(&started.machine.take_trace());
+        if started.keep_if_parked(&mut SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()), &console_bytes, &trace_bytes).is_some() {
             continue;
         }
         match stop {
@@ -154,7 +158,7 @@ pub fn execute_in(
     if trace.is_empty() {
         trace = split.trace;
     }
-    Ok(Outcome { exit, console: split.console, trace, time_ns: machine.time_ns() })
+    Ok(Outcome { exit, console: split.console, trace, time_ns: started.machine.time_ns() })
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {

@@ -1,7 +1,7 @@
 //! How a run executes guest code, and the one place that builds a machine for it, so every
 //! native run (`run`, `grade`, `bench`, the kernel's claim tests) goes through the same tiers.
 
-use runqueue_emu::{Exec, LoadError, Machine, MachineOptions, Snapshot};
+use runqueue_emu::{Exec, LoadError, Machine, MachineOptions};
 use runqueue_jit::Native;
 use std::str::FromStr;
 
@@ -43,15 +43,13 @@ impl FromStr for ExecMode {
 
 /// The machine `options` describe, booted from `kernel` (and `initrd`, if any), that runs in `mode`.
 pub fn boot(mode: ExecMode, kernel: &[u8], initrd: Option<&[u8]>, options: &MachineOptions) -> Result<Machine, LoadError> {
-    Ok(in_mode(mode, Machine::boot(kernel, initrd, options)?))
+    let mut machine = Machine::boot(kernel, initrd, options)?;
+    set_mode(mode, &mut machine);
+    Ok(machine)
 }
 
-/// The machine `snapshot` holds, going on with the words of `bootargs`, that runs in `mode`.
-pub fn resume(mode: ExecMode, snapshot: &Snapshot, bootargs: &str) -> Result<Machine, LoadError> {
-    Ok(in_mode(mode, Machine::resume(snapshot, bootargs)?))
-}
-
-fn in_mode(mode: ExecMode, mut machine: Machine) -> Machine {
+/// Makes `machine` run in `mode`.
+pub fn set_mode(mode: ExecMode, machine: &mut Machine) {
     machine.set_exec(if mode == ExecMode::Reference { Exec::Reference } else { Exec::Fast });
     if mode == ExecMode::Fast {
         // A host Cranelift cannot generate code for runs interpreted: the results are the same.
@@ -59,5 +57,4 @@ fn in_mode(mode: ExecMode, mut machine: Machine) -> Machine {
             machine.set_compiler(Some(Box::new(native)));
         }
     }
-    machine
 }

@@ -113,7 +113,7 @@ fn cgroup_settings_name_real_groups_and_values_in_range() {
 /// builds it), files that are not kernels, an initrd too big for RAM.
 #[test]
 fn bad_linux_kernels_and_initrds() {
-    assert_refused(&runqueue(&["run", "--kernel", "linux-9.9"]), 125, "no kernel named 'linux-9.9': the named kernels are linux-6.12, linux-6.1");
+    assert_refused(&runqueue(&["run", "--kernel", "linux-9.9"]), 125, "no kernel named 'linux-9.9': the named kernels are linux-6.12, linux-6.1, linux-6.12-rt");
     let empty = std::env::temp_dir().join(format!("runqueue-no-linux-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_runqueue"))

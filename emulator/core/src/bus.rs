@@ -135,6 +135,16 @@ impl Bus {
         }
     }
 
+    /// Zeroed RAM of `ram_bytes` in place of this bus's, with no page holding decoded code;
+    /// false if the computer running the emulator cannot allocate it.
+    pub fn fresh_ram(&mut self, ram_bytes: u64) -> bool {
+        let Some(fresh) = Bus::new(ram_bytes, self.harts) else { return false };
+        (self.ram, self.code_pages) = (fresh.ram, fresh.code_pages);
+        self.code_writes.clear();
+        self.code_epoch += 1;
+        true
+    }
+
     pub fn clear_code_pages(&mut self) {
         self.code_pages.iter_mut().for_each(|w| *w = 0);
         self.code_writes.clear();

@@ -58,6 +58,8 @@ pub enum LoadError {
     KernelImage(&'static str),
     /// An initrd that cannot be loaded, and why.
     Initrd(&'static str),
+    /// A machine snapshot's bytes that cannot be read, and why.
+    Snapshot(String),
 }
 
 impl fmt::Display for LoadError {
@@ -114,6 +116,7 @@ impl fmt::Display for LoadError {
             ),
             KernelImage(why) => write!(f, "cannot boot the Linux kernel image: {why}"),
             Initrd(why) => write!(f, "cannot load the initrd: {why}"),
+            Snapshot(why) => write!(f, "cannot resume the machine's snapshot: {why}"),
         }
     }
 }

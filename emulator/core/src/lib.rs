@@ -34,6 +34,7 @@ mod pmp;
 mod options;
 mod sbi;
 mod snapshot;
+mod snapshot_bytes;
 mod uart;
 
 #[cfg(test)]
@@ -45,7 +46,7 @@ pub use host::{HostConfig, Policy as HostPolicy};
 pub use machine::{BootMode, Config, Exec, Fault, Machine, Stop};
 pub use linux::{LINUX_WORDS, command_line, is_image as is_linux_image};
 pub use options::MachineOptions;
-pub use snapshot::Snapshot;
+pub use snapshot::{Snapshot, Snapshots, Started};
 
 /// Most harts a machine can have.
 pub const MAX_HARTS: usize = 8;

@@ -103,6 +103,15 @@ impl Tlb {
         Tlb { read: [EMPTY; ENTRIES], write: [EMPTY; ENTRIES], fetch: [EMPTY; ENTRIES] }
     }
 
+    /// The read, write and fetch entries.
+    pub fn sets(&self) -> [&[Entry; ENTRIES]; 3] {
+        [&self.read, &self.write, &self.fetch]
+    }
+
+    pub fn sets_mut(&mut self) -> [&mut [Entry; ENTRIES]; 3] {
+        [&mut self.read, &mut self.write, &mut self.fetch]
+    }
+
     pub fn flush(&mut self) {
         *self = Tlb::new();
     }

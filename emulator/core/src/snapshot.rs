@@ -13,27 +13,31 @@ use crate::error::LoadError;
 use crate::hart::Hart;
 use crate::host::Host;
 use crate::machine::{BootMode, Config, Fault, Layout, Machine};
+use crate::options::MachineOptions;
 use alloc::boxed::Box;
 use alloc::format;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// A parked machine. RAM is kept sparsely (the pages that are not zero), so a snapshot of a
 /// Linux boot holds its 20-odd MiB, not the machine's whole RAM.
 #[derive(Clone)]
 pub struct Snapshot {
-    config: Config,
-    boot_mode: BootMode,
-    harts: Vec<Hart>,
+    pub(crate) config: Config,
+    pub(crate) boot_mode: BootMode,
+    pub(crate) harts: Vec<Hart>,
     /// The bus without its RAM; its console and trace hold everything the machine printed
     /// before it parked.
-    bus: Bus,
-    pages: Vec<(u32, Box<[u8]>)>,
-    clock: u64,
-    cur: usize,
-    pos: u64,
-    fault: Option<Fault>,
-    host: Option<Box<Host>>,
-    host_trace: bool,
+    pub(crate) bus: Bus,
+    pub(crate) pages: Vec<(u32, Box<[u8]>)>,
+    pub(crate) clock: u64,
+    pub(crate) cur: usize,
+    pub(crate) pos: u64,
+    pub(crate) fault: Option<Fault>,
+    pub(crate) host: Option<Box<Host>>,
+    pub(crate) host_trace: bool,
+    /// The boot key of the runs it can start ([`Machine::boot_key`]).
+    pub(crate) key: u64,
 }
 
 /// FNV-1a, 64 bits, over each part followed by a separator.
@@ -79,9 +83,9 @@ impl Machine {
         }
     }
 
-    /// The parked machine, with `console` and `trace`: what the embedder has taken from it so
-    /// far (see [`Machine::take_console`]).
-    pub fn snapshot(&mut self, console: &[u8], trace: &[u8]) -> Snapshot {
+    /// The parked machine, which boots as `key` says ([`Machine::boot_key`]), with `console`
+    /// and `trace`: what the embedder has taken from it so far (see [`Machine::take_console`]).
+    pub fn snapshot(&mut self, key: u64, console: &[u8], trace: &[u8]) -> Snapshot {
         let ram = core::mem::take(&mut self.bus.ram);
         let mut bus = self.bus.clone();
         self.bus.ram = ram;
@@ -107,6 +111,7 @@ impl Machine {
             fault: self.fault.clone(),
             host: self.host.clone(),
             host_trace: self.host_trace,
+            key,
         }
     }
 
@@ -116,12 +121,13 @@ impl Machine {
     pub fn resume(snapshot: &Snapshot, bootargs: &str) -> Result<Machine, LoadError> {
         let ram_bytes = snapshot.config.ram_bytes;
         let mut bus = snapshot.bus.clone();
-        bus.ram = Bus::new(ram_bytes, snapshot.harts.len()).ok_or(LoadError::OutOfMemory(ram_bytes))?.ram;
+        if !bus.fresh_ram(ram_bytes) {
+            return Err(LoadError::OutOfMemory(ram_bytes));
+        }
         for (i, page) in &snapshot.pages {
             let at = *i as usize * PAGE_SIZE as usize;
             bus.ram[at..at + page.len()].copy_from_slice(page);
         }
-        bus.clear_code_pages();
         let mut machine = Machine {
             config: snapshot.config.clone(),
             boot_mode: snapshot.boot_mode,
@@ -141,8 +147,98 @@ impl Machine {
 }
 
 impl Snapshot {
+    /// A snapshot of a machine without a modelled host, from its parts (`snapshot_bytes.rs`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_parts(
+        config: Config,
+        boot_mode: BootMode,
+        harts: Vec<Hart>,
+        bus: Bus,
+        pages: Vec<(u32, Box<[u8]>)>,
+        clock: u64,
+        cur: usize,
+        pos: u64,
+        fault: Option<Fault>,
+        key: u64,
+    ) -> Snapshot {
+        Snapshot { config, boot_mode, harts, bus, pages, clock, cur, pos, fault, host: None, host_trace: false, key }
+    }
+
     /// Bytes the snapshot holds (RAM pages and the rest of the machine, roughly).
     pub fn size(&self) -> usize {
         self.pages.len() * PAGE_SIZE as usize + self.bus.console.len() + self.bus.trace.len()
+    }
+}
+
+/// The snapshots an embedder keeps (a process, a page's Worker), the most recently used first.
+pub struct Snapshots {
+    kept: Vec<(u64, Arc<Snapshot>)>,
+    cap: usize,
+}
+
+impl Snapshots {
+    /// Keeps at most `cap` snapshots (a Linux boot's is some 20 MiB).
+    pub const fn new(cap: usize) -> Snapshots {
+        Snapshots { kept: Vec::new(), cap }
+    }
+
+    fn find(&mut self, key: u64) -> Option<Arc<Snapshot>> {
+        let at = self.kept.iter().position(|(k, _)| *k == key)?;
+        let entry = self.kept.remove(at);
+        let snapshot = entry.1.clone();
+        self.kept.insert(0, entry);
+        Some(snapshot)
+    }
+
+    /// Keeps `snapshot` under its key, the most recently used.
+    pub fn keep(&mut self, snapshot: Snapshot) -> Arc<Snapshot> {
+        let key = snapshot.key;
+        self.kept.retain(|(k, _)| *k != key);
+        let snapshot = Arc::new(snapshot);
+        self.kept.insert(0, (key, snapshot.clone()));
+        self.kept.truncate(self.cap);
+        snapshot
+    }
+}
+
+/// A run's machine, started from a snapshot when one boots the same way; else booted cold,
+/// and then parked where its init asks for its words, so that the snapshot can be kept.
+pub struct Started {
+    pub machine: Machine,
+    /// The key to keep the snapshot under when the machine parks (a cold Linux boot).
+    keep_as: Option<u64>,
+    /// Started from a snapshot.
+    pub resumed: bool,
+}
+
+impl Started {
+    /// Linux (an `Image`) resumes from `snapshots` when they hold its boot key; anything
+    /// else boots cold.
+    pub fn new(kernel: &[u8], initrd: Option<&[u8]>, options: &MachineOptions, snapshots: &mut Snapshots) -> Result<Started, LoadError> {
+        if !crate::linux::is_image(kernel) {
+            return Ok(Started { machine: Machine::boot(kernel, initrd, options)?, keep_as: None, resumed: false });
+        }
+        let key = Machine::boot_key(&options.config(), kernel, initrd)?;
+        if let Some(snapshot) = snapshots.find(key) {
+            return Ok(Started { machine: Machine::resume(&snapshot, &options.bootargs)?, keep_as: None, resumed: true });
+        }
+        let mut machine = Machine::boot(kernel, initrd, options)?;
+        // A modelled host's state is not kept: such a machine always boots cold.
+        if options.host.enabled {
+            return Ok(Started { machine, keep_as: None, resumed: false });
+        }
+        machine.park_at_words();
+        Ok(Started { machine, keep_as: Some(key), resumed: false })
+    }
+
+    /// After each `run`: if the machine has parked, keeps its snapshot (`console` and `trace`:
+    /// what the embedder has taken from it) and lets it go on; returns the snapshot kept.
+    pub fn keep_if_parked(&mut self, snapshots: &mut Snapshots, console: &[u8], trace: &[u8]) -> Option<Arc<Snapshot>> {
+        let key = self.keep_as.filter(|_| self.machine.is_parked())?;
+        let kept = snapshots.keep(self.machine.snapshot(key, console, trace));
+        let bootargs = self.machine.config.bootargs.clone();
+        self.machine.unpark(&bootargs);
+        self.keep_as = None;
+        Some(kept)
     }
 }

@@ -10,11 +10,19 @@ mod tier;
 
 pub use grading::Grading;
 
-use runqueue_emu::{Machine, MachineOptions, Stop};
+use runqueue_emu::{MachineOptions, Snapshot, Snapshots, Started, Stop};
 use runqueue_report::{RunResult, chrome, console, ftrace, ftrace_raw, linux};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// The Linux boots parked at their init's request for its words, this Worker's and those
+    /// the page handed it (`keep_snapshot`): a reader's second run on the same kernel (and the
+    /// same Linux words and harts) starts there, not from the kernel's first instruction.
+    static SNAPSHOTS: RefCell<Snapshots> = const { RefCell::new(Snapshots::new(2)) };
+}
 
 /// How the last [`Session::run`] ended, as the Worker sees it.
 #[wasm_bindgen]
@@ -31,7 +39,7 @@ pub enum Status {
 /// One booted machine plus everything it has printed so far.
 #[wasm_bindgen]
 pub struct Session {
-    machine: Machine,
+    started: Started,
     console: Vec<u8>,
     /// Complete trace lines, kept whole for the Perfetto download.
     trace: String,
@@ -46,6 +54,8 @@ pub struct Session {
     harts: u32,
     /// Regions the compiled tier has compiled (see `tier.rs`).
     compiled: Rc<Cell<u32>>,
+    /// The snapshot this session's boot left, until the Worker takes it.
+    kept: Option<Arc<Snapshot>>,
 }
 
 #[wasm_bindgen]
@@ -63,9 +73,11 @@ impl Session {
     /// command line gets Linux's console words first, as `runqueue run --kernel` gives it.
     pub fn with_initrd(kernel: &[u8], initrd: Option<Box<[u8]>>, bootargs: &str) -> Result<Session, JsError> {
         let options = MachineOptions::parse(&runqueue_emu::command_line(kernel, bootargs)).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
-        let machine = Machine::boot(kernel, initrd.as_deref(), &options).map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
+        let started = SNAPSHOTS
+            .with_borrow_mut(|snapshots| Started::new(kernel, initrd.as_deref(), &options, snapshots))
+            .map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
         let mut session = Session {
-            machine,
+            started,
             console: Vec::new(),
             trace: String::new(),
             partial: Vec::new(),
@@ -74,6 +86,7 @@ impl Session {
             fault: None,
             harts: options.harts as u32,
             compiled: Rc::new(Cell::new(0)),
+            kept: None,
         };
         session.set_compiled_tier(true, false)?;
         Ok(session)
@@ -95,8 +108,27 @@ impl Session {
             let _ = (on, eager);
             None
         };
-        self.machine.set_compiler(compiler);
+        self.started.machine.set_compiler(compiler);
         Ok(())
+    }
+
+    /// Keeps a snapshot of a Linux boot that an earlier Worker's session made (the bytes of its
+    /// `take_snapshot`), so that a session booting the same way starts from it.
+    pub fn keep_snapshot(bytes: &[u8]) -> Result<(), JsError> {
+        let snapshot = Snapshot::from_bytes(bytes).map_err(|e| JsError::new(&e.to_string()))?;
+        SNAPSHOTS.with_borrow_mut(|snapshots| snapshots.keep(snapshot));
+        Ok(())
+    }
+
+    /// The snapshot this session's Linux boot left where its init asked for its words, as
+    /// bytes for a later Worker's `keep_snapshot`; once, and only after it has parked.
+    pub fn take_snapshot(&mut self) -> Option<Vec<u8>> {
+        self.kept.take().and_then(|s| s.to_bytes())
+    }
+
+    /// Whether the session started from a snapshot of an earlier Linux boot.
+    pub fn resumed(&self) -> bool {
+        self.started.resumed
     }
 
     /// Regions of hot guest code compiled to WebAssembly since boot.
@@ -106,8 +138,13 @@ impl Session {
 
     /// Runs at most about `budget` more instructions (all harts together).
     pub fn run(&mut self, budget: f64) -> Status {
-        let stop = self.machine.run(budget.max(0.0) as u64);
+        let stop = self.started.machine.run(budget.max(0.0) as u64);
         self.collect_trace();
+        if self.started.machine.is_parked() {
+            let trace = [self.trace.as_bytes(), &self.partial].concat();
+            self.kept = SNAPSHOTS.with_borrow_mut(|snapshots| self.started.keep_if_parked(snapshots, &self.console, &trace));
+            return Status::Budget;
+        }
         match stop {
             Stop::Budget => Status::Budget,
             Stop::Exit(_) => Status::Exit,
@@ -120,7 +157,7 @@ impl Session {
 
     /// Console bytes printed since the last call.
     pub fn take_console(&mut self) -> Vec<u8> {
-        let fresh = self.machine.take_console();
+        let fresh = self.started.machine.take_console();
         self.console.extend_from_slice(&fresh);
         fresh
     }
@@ -134,7 +171,7 @@ impl Session {
         let fresh = &self.trace[offset..];
         let json = if !linux::is_ftrace(&self.trace) {
             events::to_json(fresh, line)
-        } else if self.machine.exit_code().is_some() && !fresh.is_empty() {
+        } else if self.started.machine.exit_code().is_some() && !fresh.is_empty() {
             linux::parse(&self.trace).map(|all| events::events_json(&all))
         } else {
             return Ok("[]".into());
@@ -156,21 +193,21 @@ impl Session {
     }
 
     pub fn push_input(&mut self, bytes: &[u8]) {
-        self.machine.push_input(bytes);
+        self.started.machine.push_input(bytes);
     }
 
     /// Instructions retired so far, all harts (exact below 2^53).
     pub fn instret(&self) -> f64 {
-        self.machine.instret() as f64
+        self.started.machine.instret() as f64
     }
 
     /// Emulated time in nanoseconds.
     pub fn time_ns(&self) -> f64 {
-        self.machine.time_ns() as f64
+        self.started.machine.time_ns() as f64
     }
 
     pub fn exit_code(&self) -> Option<i32> {
-        self.machine.exit_code()
+        self.started.machine.exit_code()
     }
 
     /// What stopped the machine, after `run` returned `Status::Fault`.
@@ -208,13 +245,13 @@ impl Session {
     /// trace over in the ring buffer's binary form as the run ends: it becomes Linux's own text
     /// once the machine has stopped.
     fn collect_trace(&mut self) {
-        let fresh = self.machine.take_trace();
+        let fresh = self.started.machine.take_trace();
         let raw = self.trace.is_empty() && (ftrace_raw::is_raw(&self.partial) || self.partial.is_empty() && ftrace_raw::is_raw(&fresh));
         if !raw {
             return events::append_whole_lines(&fresh, &mut self.partial, &mut self.trace);
         }
         self.partial.extend_from_slice(&fresh);
-        if self.machine.exit_code().is_some() {
+        if self.started.machine.exit_code().is_some() {
             match ftrace_raw::to_text(&self.partial) {
                 Ok(text) => (self.trace, self.partial) = (text, Vec::new()),
                 Err(e) => self.trace_error = Some(e.to_string()),

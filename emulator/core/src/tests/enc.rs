@@ -71,6 +71,7 @@ pub const S1: u32 = 9;
 pub const S2: u32 = 18;
 pub const S3: u32 = 19;
 pub const S4: u32 = 20;
+pub const S5: u32 = 21;
 
 /// Emits instructions; positions are byte offsets from the program's start.
 #[derive(Default)]

@@ -99,3 +99,93 @@ fn images_and_initrds_that_do_not_fit_are_refused_with_a_reason() {
     let e = refused(&image(0, 16 << 20), None).unwrap();
     assert!(alloc::format!("{e}").contains("more RAM"), "{e}");
 }
+
+/// An Image that spins a while, asks the trace device for its words at `at` (the trace
+/// hand-over buffer), loads their first eight bytes into s5, spins again, and shuts down.
+fn asks_for_words(at: u64) -> Vec<u8> {
+    let mut a = Asm::default();
+    let spin = |a: &mut Asm| {
+        a.li(T2, 5000);
+        let top = a.here();
+        a.emit(addi(T2, T2, -1));
+        let here = a.here();
+        a.emit(bne(T2, ZERO, top - here));
+    };
+    a.emit(jal(ZERO, 64)).at(64);
+    spin(&mut a);
+    a.li(T0, crate::bus::TRACE_BASE as i64).li(T1, at as i64);
+    a.emit(sd(T1, T0, 0x18)).emit(ld(S5, T1, 0));
+    spin(&mut a);
+    sbi_exit(&mut a, 0);
+    let mut bytes = a.bytes;
+    let size = bytes.len() as u64;
+    bytes[16..24].copy_from_slice(&size.to_le_bytes());
+    bytes[48..56].copy_from_slice(b"RISCV\0\0\0");
+    bytes[56..60].copy_from_slice(b"RSC\x05");
+    bytes
+}
+
+fn words_config(words: &str) -> Config {
+    Config { bootargs: alloc::format!("console=hvc0 quiet isolcpus=1 {words}"), harts: 2, ..Config::default() }
+}
+
+fn buffer_of(config: &Config) -> u64 {
+    RAM + config.ram_bytes - crate::FDT_FROM_RAM_END - crate::linux::TRACE_BUFFER
+}
+
+/// Linux's command line holds only Linux's own words; the init gets the whole line from the
+/// trace device when it asks, and a machine parked at that request, saved to bytes and
+/// resumed with other words, runs on as the cold machine with those words does.
+#[test]
+fn the_init_gets_its_words_from_the_machine_and_a_parked_machine_resumes_from_bytes() {
+    let (first, other) = (words_config("workload=spin"), words_config("nice=5 trace=off"));
+    let kernel = asks_for_words(buffer_of(&first));
+    let mut cold = Machine::new(other.clone(), &kernel).unwrap();
+    finish(&mut cold);
+    assert_eq!(prop(&tree(&cold), "/chosen", "bootargs"), b"console=hvc0 quiet isolcpus=1\0");
+    assert_eq!(cold.reg(0, S5 as usize).to_le_bytes(), *b"console=", "the init read the whole line");
+    let mut words = alloc::vec![0; other.bootargs.len() + 1];
+    cold.read_phys(buffer_of(&other), &mut words).unwrap();
+    assert_eq!(&words[..other.bootargs.len()], other.bootargs.as_bytes());
+    assert_eq!(words[other.bootargs.len()], 0, "NUL-terminated");
+
+    let mut parked = Machine::new(first.clone(), &kernel).unwrap();
+    parked.park_at_words();
+    assert_eq!(parked.run(1_000_000), crate::Stop::Budget);
+    assert!(parked.is_parked());
+    let at = parked.instret();
+    assert_eq!(parked.run(1_000_000), crate::Stop::Budget, "a parked machine stays where it is");
+    assert_eq!(parked.instret(), at);
+    let bytes = parked.snapshot(7, b"", b"").to_bytes().unwrap();
+    let snapshot = crate::Snapshot::from_bytes(&bytes).unwrap();
+    let mut resumed = Machine::resume(&snapshot, &other.bootargs).unwrap();
+    finish(&mut resumed);
+    for r in 0..32 {
+        assert_eq!(resumed.reg(0, r), cold.reg(0, r), "x{r}");
+    }
+    assert_eq!((resumed.instret(), resumed.time_ns()), (cold.instret(), cold.time_ns()));
+    assert_eq!(Machine::boot_key(&first, &kernel, None).unwrap(), Machine::boot_key(&other, &kernel, None).unwrap());
+    let isolated_elsewhere = Config { bootargs: "console=hvc0 quiet isolcpus=0 workload=spin".into(), ..first.clone() };
+    assert_ne!(Machine::boot_key(&first, &kernel, None).unwrap(), Machine::boot_key(&isolated_elsewhere, &kernel, None).unwrap());
+}
+
+/// Bytes that are not a whole snapshot are refused with a reason, whatever is wrong with them.
+#[test]
+fn snapshot_bytes_that_are_cut_short_or_garbled_are_refused() {
+    let config = words_config("workload=spin");
+    let mut m = Machine::new(config.clone(), &asks_for_words(buffer_of(&config))).unwrap();
+    m.park_at_words();
+    m.run(1_000_000);
+    let bytes = m.snapshot(7, b"boot", b"").to_bytes().unwrap();
+    assert!(crate::Snapshot::from_bytes(&bytes).is_ok());
+    for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
+        let e = crate::Snapshot::from_bytes(&bytes[..cut]).err().unwrap_or_else(|| panic!("{cut} bytes accepted"));
+        assert!(matches!(e, LoadError::Snapshot(_)), "{cut}: {e}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(crate::Snapshot::from_bytes(&longer).is_err(), "trailing bytes");
+    let mut garbled = bytes.clone();
+    garbled[3] ^= 1;
+    assert!(alloc::format!("{}", crate::Snapshot::from_bytes(&garbled).err().unwrap()).contains("not a snapshot"));
+}
