@@ -11,6 +11,7 @@
 static const char *const on_off[] = { "on", "off", NULL };
 static const char *const rt_policies[] = { "fifo", "rr", NULL };
 static const char *const fair_policies[] = { "normal", "batch", "idle", NULL };
+static const char *const trace_reads[] = { "raw", "text", "both", NULL };
 
 /* Settings every workload takes. */
 static const struct tunable globals[] = {
@@ -19,6 +20,9 @@ static const struct tunable globals[] = {
     { "smp", K_INT, 1, 8, "1", NULL },
     { "seed", K_INT, 0, 4294967295LL, "0", NULL },
     { "trace", K_CHOICE, 0, 0, "on", on_off },
+    /* how the trace leaves Linux: ring-buffer pages the host formats, Linux's own text, or the
+     * text then the pages of the same buffer (for the test that compares the two) */
+    { "ftrace.read", K_CHOICE, 0, 0, "raw", trace_reads },
     { "nice", K_LIST, -20, 19, "0", NULL },
     { "rtprio", K_LIST, 0, 99, "0", NULL },
     { "rtpolicy", K_CHOICE, 0, 0, "fifo", rt_policies },

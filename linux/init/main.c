@@ -187,29 +187,137 @@ static void read_words(char *line, size_t cap)
             *c = 0;
 }
 
-/* The trace text goes to the Runqueue trace device through the hand-over buffer: the device
- * copies each piece from physical memory. On a machine without the device there is nothing
- * to do. */
+/* Hands `len` bytes at the start of the hand-over buffer to the trace device, a piece at a time:
+ * the device copies each piece from physical memory. */
+static void hand_over(size_t len)
+{
+    for (size_t at = 0; at < len; at += TRACE_PIECE) {
+        handover.dev[DEV_PIECE_ADDR] = handover.base + at;
+        handover.dev[DEV_PIECE_LEN] = len - at < TRACE_PIECE ? len - at : TRACE_PIECE;
+    }
+}
+
+/* Linux's own text of the trace (`ftrace.read=text`): the `trace` file, as Linux formats it. */
+static void trace_text_dump(void)
+{
+    int fd = open(TRACING "trace", O_RDONLY);
+    if (fd < 0)
+        fail("cannot read " TRACING "trace", "");
+    for (ssize_t n; (n = read(fd, handover.buf, handover.size)) > 0;)
+        hand_over(n);
+    close(fd);
+}
+
+/* The raw container (report/src/ftrace_raw.rs reads it): the magic line, then sections, each a
+ * line `NAME LENGTH` and LENGTH bytes. Bytes gather in the hand-over buffer, which is handed to
+ * the device whenever the next bytes would not fit. */
+static size_t raw_fill;
+
+static void raw_bytes(const char *p, size_t n)
+{
+    while (n) {
+        if (raw_fill == handover.size) {
+            hand_over(raw_fill);
+            raw_fill = 0;
+        }
+        size_t room = handover.size - raw_fill, take = n < room ? n : room;
+        memcpy(handover.buf + raw_fill, p, take);
+        raw_fill += take, p += take, n -= take;
+    }
+}
+
+static void raw_section(const char *name, const char *p, size_t n)
+{
+    struct buf head = { 0 };
+    put(&head, name);
+    putc_(&head, ' ');
+    putu(&head, n);
+    putc_(&head, '\n');
+    raw_bytes(head.p, head.len);
+    free(head.p);
+    raw_bytes(p, n);
+}
+
+/* A whole tracefs file as a section named after its path under tracing/ (`saved_cmdlines`,
+ * `events/sched/sched_switch/format`, `per_cpu/cpu0/stats`). */
+static void raw_file(const char *path)
+{
+    static char text[16384];
+    struct buf p = { 0 };
+    put(&p, TRACING);
+    put(&p, path);
+    putc_(&p, 0);
+    long n = read_file(p.p, text, sizeof text);
+    if (n < 0)
+        fail("cannot read ", p.p);
+    free(p.p);
+    raw_section(path, text, n);
+}
+
+/* Linux's trace in its binary form: each CPU's ring-buffer pages from trace_pipe_raw (after its
+ * stats, which count the events before the read consumes them), with what the host needs to
+ * print them as the `trace` file would: the events' formats, the pid-to-comm map and the number
+ * of CPUs online. Linux formatting the text itself costs more than the whole workload. */
+static void trace_raw_dump(void)
+{
+    static const char magic[] = "# runqueue ftrace raw 1\n";
+    static char page[4096];
+    raw_bytes(magic, sizeof magic - 1);
+    struct buf online = { 0 };
+    putu(&online, cpus_online());
+    raw_section("online", online.p, online.len);
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+        struct buf p = { 0 };
+        put(&p, "events/");
+        put(&p, events[i]);
+        put(&p, "/format");
+        putc_(&p, 0);
+        raw_file(p.p);
+        free(p.p);
+    }
+    raw_file("events/ftrace/print/format");
+    raw_file("saved_cmdlines");
+    for (int cpu = 0;; cpu++) {
+        struct buf dir = { 0 }, stats = { 0 }, pipe = { 0 };
+        put(&dir, "per_cpu/cpu");
+        putu(&dir, cpu);
+        putn(&stats, dir.p, dir.len);
+        put(&stats, "/stats");
+        putc_(&stats, 0);
+        put(&pipe, TRACING);
+        putn(&pipe, dir.p, dir.len);
+        put(&pipe, "/trace_pipe_raw");
+        putc_(&pipe, 0);
+        int fd = open(pipe.p, O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+            break;
+        raw_file(stats.p);
+        putc_(&dir, 0);
+        for (ssize_t n; (n = read(fd, page, sizeof page)) > 0;)
+            raw_section(dir.p, page, n);
+        close(fd);
+        free(dir.p), free(stats.p), free(pipe.p);
+    }
+    hand_over(raw_fill);
+}
+
+/* The trace goes to the Runqueue trace device through the hand-over buffer, raw by default
+ * (`ftrace.read=raw`), as Linux's text (`text`), or both, the text first, as reading the text
+ * leaves the buffer as it is and reading the pages consumes them (`both`). On a machine
+ * without the device there is nothing to do. */
 static void trace_dump(void)
 {
+    enum { READ_RAW, READ_TEXT, READ_BOTH };
     if (!trace_on)
         return;
     write_file(TRACING "tracing_on", "0");
     if (!handover.buf)
         return;
-    int fd = open(TRACING "trace", O_RDONLY);
-    if (fd < 0)
-        fail("cannot read " TRACING "trace", "");
-    for (;;) {
-        ssize_t n = read(fd, handover.buf, handover.size);
-        if (n <= 0)
-            break;
-        for (ssize_t at = 0; at < n; at += TRACE_PIECE) {
-            handover.dev[DEV_PIECE_ADDR] = handover.base + at;
-            handover.dev[DEV_PIECE_LEN] = n - at < TRACE_PIECE ? n - at : TRACE_PIECE;
-        }
-    }
-    close(fd);
+    int read = get_choice("ftrace.read");
+    if (read != READ_RAW)
+        trace_text_dump();
+    if (read != READ_TEXT)
+        trace_raw_dump();
 }
 
 int main(void)

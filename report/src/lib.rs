@@ -7,6 +7,7 @@ extern crate alloc;
 pub mod chrome;
 pub mod console;
 pub mod ftrace;
+pub mod ftrace_raw;
 pub mod linux;
 pub mod props;
 pub mod result;

@@ -6,7 +6,7 @@ use crate::tier::{self, ExecMode};
 use runqueue_emu::{Machine, MachineOptions, Snapshots, Started, Stop};
 use std::sync::Mutex;
 use crate::linux::{self, Boot};
-use runqueue_report::{chrome, console, ftrace, linux as report_linux};
+use runqueue_report::{chrome, console, ftrace, ftrace_raw, linux as report_linux};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -211,7 +211,9 @@ pub fn execute_in(
     if console_cut {
         split.console.push_str("\n[runqueue: console output past 1 MiB was not kept]\n");
     }
-    let mut trace = String::from_utf8_lossy(&trace_bytes).into_owned();
+    // Linux's init hands its trace over in the ring buffer's binary form: printed here as
+    // Linux's own `trace` text, which is what everything downstream reads.
+    let mut trace = ftrace_raw::text_of_trace(&trace_bytes).map_err(|e| Failure::Input(format!("the guest's trace is malformed: {e}")))?;
     if trace.is_empty() {
         trace = split.trace;
     }

@@ -9,7 +9,7 @@ use runqueue::linux::{NAMED, boot};
 use runqueue::run::{Outcome, execute_in};
 use runqueue::tier::ExecMode;
 use runqueue_emu::{Machine, MachineOptions, Snapshot, Stop};
-use runqueue_report::{RunResult, console, linux as ftrace_text, trace::Kind};
+use runqueue_report::{RunResult, console, ftrace_raw, linux as ftrace_text, trace::Kind};
 
 const BUDGET: u64 = 30_000_000_000;
 
@@ -155,6 +155,28 @@ fn a_run_from_a_snapshot_is_the_run_booted_cold() {
         assert_eq!(key(first), key("workload=spin wl.tasks=3"), "{kernel}: the init's words are not the boot's");
         for linux_word in ["isolcpus=1", "seed=3", "threadirqs"] {
             assert_ne!(key(first), key(&format!("{first} {linux_word}")), "{kernel}: {linux_word} changes the boot");
+        }
+    }
+}
+
+/// Linux's trace read out in its binary form and printed on the host is Linux's own text of the
+/// same buffer, to the byte, header included: `ftrace.read=both` hands over the `trace` file's
+/// text (which leaves the buffer as it is) and then the ring buffer's pages.
+#[test]
+#[ignore = "needs `make linux`"]
+fn the_raw_trace_printed_on_the_host_is_linuxs_own_text() {
+    for kernel in NAMED {
+        for workload in ["hackbench", "cyclictest", "intr", "deadline"] {
+            let what = format!("{kernel} workload={workload}");
+            let (_, trace, _) = machine_run(kernel, &format!("workload={workload} ftrace.read=both"), false);
+            let at = trace.windows(ftrace_raw::MAGIC.len()).position(|w| w == ftrace_raw::MAGIC.as_bytes()).unwrap_or_else(|| panic!("{what}: no raw container"));
+            let (text, raw) = (String::from_utf8(trace[..at].to_vec()).unwrap(), &trace[at..]);
+            let printed = ftrace_raw::to_text(raw).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(text.lines().count() > 200 && text.contains("tracing_mark_write"), "{what}: Linux's text is too short to compare");
+            if printed != text {
+                let (n, (ours, linux)) = printed.lines().zip(text.lines()).enumerate().find(|(_, (a, b))| a != b).unwrap_or((0, ("", "")));
+                panic!("{what}: the printed trace differs from Linux's at line {}:\n ours:  {ours:?}\n Linux: {linux:?}\n({} against {} lines)", n + 1, printed.lines().count(), text.lines().count());
+            }
         }
     }
 }

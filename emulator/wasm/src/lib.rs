@@ -11,7 +11,7 @@ mod tier;
 pub use grading::Grading;
 
 use runqueue_emu::{MachineOptions, Snapshot, Snapshots, Started, Stop};
-use runqueue_report::{RunResult, chrome, console, ftrace, linux};
+use runqueue_report::{RunResult, chrome, console, ftrace, ftrace_raw, linux};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -43,8 +43,11 @@ pub struct Session {
     console: Vec<u8>,
     /// Complete trace lines, kept whole for the Perfetto download.
     trace: String,
-    /// Trace bytes after the last newline, waiting for the rest of their line.
+    /// Trace bytes after the last newline, waiting for the rest of their line; or Linux's raw
+    /// trace (`ftrace_raw`), waiting for the machine to stop.
     partial: Vec<u8>,
+    /// Why Linux's raw trace could not be printed as its text.
+    trace_error: Option<String>,
     /// Where the trace lines not yet handed out by `take_events` start: byte offset, line number.
     unread: (usize, usize),
     fault: Option<String>,
@@ -78,6 +81,7 @@ impl Session {
             console: Vec::new(),
             trace: String::new(),
             partial: Vec::new(),
+            trace_error: None,
             unread: (0, 1),
             fault: None,
             harts: options.harts as u32,
@@ -162,6 +166,7 @@ impl Session {
     /// trace (ftrace text, which its init hands over as the run ends) is read whole once the
     /// machine has stopped: its reader keeps state from line to line.
     pub fn take_events(&mut self) -> Result<String, JsError> {
+        self.trace_ok()?;
         let (offset, line) = self.unread;
         let fresh = &self.trace[offset..];
         let json = if !linux::is_ftrace(&self.trace) {
@@ -224,21 +229,41 @@ impl Session {
 
     /// The whole trace so far in Chrome trace-event JSON, for Perfetto.
     pub fn chrome_trace(&self) -> Result<String, JsError> {
-        let events = linux::parse_any(&self.trace).map_err(|e| JsError::new(&e.to_string()))?;
+        let events = linux::parse_any(self.trace_ok()?).map_err(|e| JsError::new(&e.to_string()))?;
         Ok(chrome::to_json(&events))
     }
 
     /// The whole trace so far as Linux's ftrace text, byte for byte what `runqueue run
     /// --ftrace` writes for the same run.
     pub fn ftrace_text(&self) -> Result<String, JsError> {
-        ftrace::of_trace(&self.trace, self.harts).map_err(|e| JsError::new(&e.to_string()))
+        ftrace::of_trace(self.trace_ok()?, self.harts).map_err(|e| JsError::new(&e.to_string()))
     }
 }
 
 impl Session {
-    /// Moves the machine's trace bytes into `trace`, whole lines only.
+    /// Moves the machine's trace bytes into `trace`, whole lines only. Linux's init hands its
+    /// trace over in the ring buffer's binary form as the run ends: it becomes Linux's own text
+    /// once the machine has stopped.
     fn collect_trace(&mut self) {
         let fresh = self.started.machine.take_trace();
-        events::append_whole_lines(&fresh, &mut self.partial, &mut self.trace);
+        let raw = self.trace.is_empty() && (ftrace_raw::is_raw(&self.partial) || self.partial.is_empty() && ftrace_raw::is_raw(&fresh));
+        if !raw {
+            return events::append_whole_lines(&fresh, &mut self.partial, &mut self.trace);
+        }
+        self.partial.extend_from_slice(&fresh);
+        if self.started.machine.exit_code().is_some() {
+            match ftrace_raw::to_text(&self.partial) {
+                Ok(text) => (self.trace, self.partial) = (text, Vec::new()),
+                Err(e) => self.trace_error = Some(e.to_string()),
+            }
+        }
+    }
+
+    /// The trace so far, or why Linux's raw trace could not be printed.
+    fn trace_ok(&self) -> Result<&str, JsError> {
+        match &self.trace_error {
+            Some(e) => Err(JsError::new(e)),
+            None => Ok(&self.trace),
+        }
     }
 }
