@@ -35,7 +35,7 @@ mod stored {
     use runqueue_emu::{Snapshot, Snapshots};
     use std::path::PathBuf;
 
-    /// Files kept, the newest; each is a booted Linux's 20-odd MiB.
+    /// Files kept, the newest; each holds a booted Linux's non-zero pages, about 8 MiB.
     const KEPT: usize = 8;
 
     fn dir() -> Option<PathBuf> {

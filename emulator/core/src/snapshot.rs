@@ -20,7 +20,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// A parked machine. RAM is kept sparsely (the pages that are not zero), so a snapshot of a
-/// Linux boot holds its 20-odd MiB, not the machine's whole RAM.
+/// Linux boot holds its 8-odd MiB, not the machine's whole RAM.
 #[derive(Clone)]
 pub struct Snapshot {
     pub(crate) config: Config,
@@ -182,7 +182,7 @@ pub struct Snapshots {
 }
 
 impl Snapshots {
-    /// Keeps at most `cap` snapshots (a Linux boot's is some 20 MiB).
+    /// Keeps at most `cap` snapshots (a Linux boot's is about 8 MiB).
     pub const fn new(cap: usize) -> Snapshots {
         Snapshots { kept: Vec::new(), cap }
     }

@@ -214,14 +214,13 @@ fn seed_004_intr_spread_on_two_harts() {
 }
 
 /// Seen in 6.1's trace (`seed_004_on_both_kernels`): the init forked all ten tasks onto hart 1
-/// (`FORK_PLACEMENT`'s cause); at the start hart 0 pulled two and ran them nearly alone while
-/// eight shared hart 1, until the balancer evened the harts 97 ms in. Those two end some 40 ms
-/// of CPU ahead (50 loops against 46 and 47), which is the spread; ours places the ten five
-/// and five from the start.
-const FORKED_ONTO_ONE_HART: &str = "Linux forks all ten onto one hart, and the two the other hart pulls run nearly alone for 97 ms";
-/// Under EEVDF the two kernels switch as often (2,414 and 2,465 switches), but ours spends
-/// more of the harts' time on itself: 59 us a switch charged to no task (Linux's, 5 us) and
-/// 0.2 ms more per 8 ms loop charged to the tasks (its ticks and switches), some 27 loops.
+/// (`FORK_PLACEMENT`'s cause); at the start hart 0 pulled a few and ran them nearly alone while
+/// the rest shared hart 1, until the balancer evened the harts. Those few end with the most
+/// CPU, which is the spread; ours places the ten five and five from the start.
+const FORKED_ONTO_ONE_HART: &str = "Linux forks all ten onto one hart, and the few the other hart pulls run nearly alone until the balancer evens the harts";
+/// Under EEVDF the two kernels switch about as often, but ours spends more of the harts' time
+/// on itself: over 40 us a switch charged to no task (Linux's, under 10 us) and more of each
+/// 8 ms loop charged to the tasks (its ticks and switches), some 26 loops.
 const EEVDF_OWN_TIME: &str = "our EEVDF's own time at switches and ticks leaves the tasks fewer loops";
 
 /// Where each task first ran after the workload's start.
@@ -319,13 +318,17 @@ fn hackbench_pair_on_both_kernels() {
 /// Cyclictest at SCHED_FIFO beside eight fair tasks (seed 003's run on one hart): a FIFO
 /// wakeup preempts any fair task at once, so above the floor lie only the kernels' own
 /// paths: 30 us at the median, 50 at the 99th percentile, 80 at the maximum (a wakeup that
-/// meets the tick pays for it).
+/// meets the tick pays for it). Under our EEVDF most wakeups pay the tick's switch first
+/// (`TICK_FIRST`): 721 of the 1000 latencies lie between 260 and 270 us, and the worst,
+/// 304 us, is their tail, 40 us above them; Linux 6.12's worst lies 105 us above its
+/// floor. Its 99th percentile, 76 us above the floor since the init asks the machine for its
+/// words (47 us before), is within the tolerance of ours.
 #[test]
 #[ignore = "needs `make linux`"]
 fn cyclictest_fifo_beside_a_fair_load() {
     compare([CFS, EEVDF], "workload=cyclictest", "cyclictest SCHED_FIFO beside 8 fair tasks, 1 hart", |c, version, o, l| {
         let eevdf = (version == "6.12").then_some(TICK_FIRST);
-        latency_above_floor(c, o, l, "cyclic", [30.0, 50.0, 80.0], [Some(TICK_FIRST), eevdf, None]);
+        latency_above_floor(c, o, l, "cyclic", [30.0, 50.0, 80.0], [Some(TICK_FIRST), None, eevdf]);
     });
 }
 
