@@ -3,9 +3,9 @@
 //! boot is the same (kernel, initrd, device tree, machine) is the same machine up to that
 //! request. The embedder arms [`Machine::park_at_words`], takes a [`Snapshot`] where the
 //! machine parks, and [`Machine::resume`]s a copy of it for each run with that run's words.
-//! A resumed run is the cold run to the byte (`tests/snapshot.rs`): the snapshot holds every
-//! bit of guest-visible state, the TLBs included; only decoded code is left behind, which is
-//! a cache.
+//! A resumed run is the cold run to the byte (`tests/linux.rs` here and in `emulator/cli`): the
+//! snapshot holds every bit of guest-visible state, the TLBs included; only decoded code is
+//! left behind, which is a cache.
 
 use crate::bus::{Bus, PAGE_SIZE};
 use crate::code::CodeCache;
@@ -167,11 +167,6 @@ impl Snapshot {
     /// The boot key of the runs it can start.
     pub fn key(&self) -> u64 {
         self.key
-    }
-
-    /// Bytes the snapshot holds (RAM pages and the rest of the machine, roughly).
-    pub fn size(&self) -> usize {
-        self.pages.len() * PAGE_SIZE as usize + self.bus.console.len() + self.bus.trace.len()
     }
 }
 
