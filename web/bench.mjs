@@ -109,6 +109,7 @@ try {
     const theirs = await workerRun(page, site, { kernel: name, args: LINUX_EXPERIMENT });
     const resumed = await workerRun(page, site, { kernel: name, args: LINUX_EXPERIMENT, snapshot: true });
     if (!resumed.resumed) throw new Error(`${name}: the second run did not start from the snapshot`);
+    linuxRows[`${name}_boot_to_init_s`] = fixed(theirs.bootToInitSeconds, 2);
     linuxRows[`${name}_experiment_s`] = fixed(whole(theirs), 2);
     linuxRows[`${name}_from_snapshot_s`] = fixed(whole(resumed), 2);
     linuxRows[`${name}_book_kernel_s`] = fixed(whole(ours), 2);

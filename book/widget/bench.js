@@ -60,6 +60,7 @@ async function runOnce(name, boot, traceFormat, snapshots) {
   let result = null;
   let snapshot = null;
   let booted = null;
+  let parked = null;
   const finished = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
       if (data.type === "booted") {
@@ -71,10 +72,13 @@ async function runOnce(name, boot, traceFormat, snapshots) {
         console += decoder.decode(data.console, { stream: true });
       } else if (data.type === "snapshot") {
         snapshot = data.bytes;
+        parked = performance.now();
       } else if (data.type === "done") {
         const seconds = (performance.now() - start) / 1000;
         result = { elf: name, instret: data.instret, seconds, mips: data.instret / seconds / 1e6, exitCode: data.exitCode ?? null, compiledRegions: data.compiledRegions,
-          firstOutputSeconds: firstOutput && (firstOutput - start) / 1000, bootSeconds: booted.bootMs / 1000, resumed: booted.resumed, console };
+          firstOutputSeconds: firstOutput && (firstOutput - start) / 1000, bootSeconds: booted.bootMs / 1000, resumed: booted.resumed, console,
+          // A cold Linux boot to its init's first request, where the Worker posts the snapshot.
+          bootToInitSeconds: parked && booted.bootMs / 1000 + (parked - start) / 1000 };
         if (traceFormat === null) resolve(result);
         else worker.postMessage({ type: "trace", format: traceFormat });
       } else if (data.type === "trace") {

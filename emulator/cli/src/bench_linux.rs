@@ -7,7 +7,7 @@
 use crate::linux::{NAMED, boot};
 use crate::run::{execute_in, forget_snapshots};
 use crate::tier::ExecMode;
-use runqueue_emu::MachineOptions;
+use runqueue_emu::{MachineOptions, Snapshots, Started, Stop};
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -63,7 +63,35 @@ fn measure(what: String, kernel: Option<&str>, append: &str, start: Start) -> Re
         if out.exit != Some(0) {
             return Err(format!("{what}: the run did not finish cleanly:\n{}", out.console));
         }
-        let f = Figure { what: what.clone(), wall_s, cpu_s, emulated_ms: out.time_ns as f64 / 1e6, insns: out.time_ns / 10 };
+        let f = Figure { what: what.clone(), wall_s, cpu_s, emulated_ms: out.time_ns as f64 / 1e6, insns: out.instret };
+        if best.as_ref().is_none_or(|b| f.wall_s < b.wall_s) {
+            best = Some(f);
+        }
+    }
+    best.ok_or_else(|| "no round ran".into())
+}
+
+/// A cold boot up to the init's request for its words, where a snapshot is taken: Linux
+/// booted to its init, the machine's building included.
+fn boot_to_init(kernel: &str) -> Result<Figure, String> {
+    let b = boot(kernel, None).map_err(|e| e.to_string())?;
+    let options = MachineOptions::parse(&runqueue_emu::command_line(&b.kernel, BOOT_ONLY)).map_err(|e| e.to_string())?.with_harts(SMP);
+    let mut best: Option<Figure> = None;
+    for _ in 0..ROUNDS {
+        let (start, cpu) = (Instant::now(), cpu_seconds());
+        let mut started = Started::new(&b.kernel, b.initrd.as_deref(), &options, &mut Snapshots::new(1), |_, _| {}).map_err(|e| e.to_string())?;
+        crate::tier::set_mode(ExecMode::Fast, &mut started.machine);
+        while !started.machine.is_parked() {
+            if started.machine.instret() > 2_000_000_000 {
+                return Err(format!("{kernel}: the init never asked for its words"));
+            }
+            if let stop @ (Stop::Exit(_) | Stop::Fault(_)) = started.machine.run(20_000_000) {
+                return Err(format!("{kernel}: the boot stopped before the init asked for its words: {stop:?}"));
+            }
+        }
+        let (wall_s, cpu_s) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+        let what = format!("{kernel}: boot to the init's first request, cold");
+        let f = Figure { what, wall_s, cpu_s, emulated_ms: started.machine.time_ns() as f64 / 1e6, insns: started.machine.instret() };
         if best.as_ref().is_none_or(|b| f.wall_s < b.wall_s) {
             best = Some(f);
         }
@@ -76,6 +104,7 @@ pub fn run() -> Result<String, String> {
     let mut rows = Vec::new();
     let starts = [(Start::Cold, "cold"), (Start::FromSnapshot, "from a snapshot")];
     for k in NAMED {
+        rows.push(boot_to_init(k)?);
         for (start, how) in starts {
             rows.push(measure(format!("{k}: boot, a 1 ms job, power-off, {how}"), Some(k), BOOT_ONLY, start)?);
         }

@@ -6,6 +6,11 @@ use runqueue::{Failure, bench, grade, homework, run, settings, write_file};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod huge_ram;
+
+#[global_allocator]
+static RAM: huge_ram::HugeRam = huge_ram::HugeRam;
+
 #[derive(Parser)]
 #[command(name = "runqueue", version, about = "Runqueue: CPU scheduling on a real riscv64 kernel, reproducibly")]
 struct Cli {

@@ -3,7 +3,7 @@
 use crate::{Failure, read_file, write_file};
 use clap::Args;
 use crate::tier::{self, ExecMode};
-use runqueue_emu::{Machine, MachineOptions, Snapshots, Started, Stop};
+use runqueue_emu::{MachineOptions, Snapshots, Started, Stop};
 use std::sync::Mutex;
 use crate::linux::{self, Boot};
 use runqueue_report::{chrome, console, ftrace, ftrace_raw, linux as report_linux};
@@ -47,9 +47,6 @@ mod stored {
     }
 
     pub fn load(key: u64, snapshots: &mut Snapshots) {
-        if snapshots.has(key) {
-            return;
-        }
         let snapshot = file(key).and_then(|f| std::fs::read(f).ok()).and_then(|b| Snapshot::from_bytes(&b).ok());
         if let Some(s) = snapshot.filter(|s| s.key() == key) {
             snapshots.keep(s);
@@ -138,6 +135,9 @@ pub struct Outcome {
     pub trace: String,
     /// Emulated time at the end.
     pub time_ns: u64,
+    /// Instructions the harts retired in this run (a run resumed from a snapshot does not count
+    /// the boot the snapshot holds).
+    pub instret: u64,
 }
 
 impl Outcome {
@@ -173,13 +173,8 @@ pub fn execute_in(
     mut echo: impl FnMut(&[u8]),
 ) -> Result<Outcome, Failure> {
     let cannot = |e| Failure::Input(format!("cannot boot: {e}"));
-    let mut started = {
-        let mut snapshots = SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner());
-        if runqueue_emu::is_linux_image(kernel) {
-            stored::load(Machine::boot_key(&options.config(), kernel, initrd).map_err(cannot)?, &mut snapshots);
-        }
-        Started::new(kernel, initrd, options, &mut snapshots).map_err(cannot)?
-    };
+    let mut started = Started::new(kernel, initrd, options, &mut SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()), stored::load).map_err(cannot)?;
+    let (mut saving, resumed_at) = (None, started.machine.instret());
     tier::set_mode(exec, &mut started.machine);
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
@@ -196,7 +191,7 @@ pub fn execute_in(
         console_bytes.extend_from_slice(&out[..out.len().min(room)]);
         trace_bytes.extend_from_slice(&started.machine.take_trace());
         if let Some(kept) = started.keep_if_parked(&mut SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()), &console_bytes, &trace_bytes) {
-            stored::save(&kept);
+            saving = Some(std::thread::spawn(move || stored::save(&kept)));
             continue;
         }
         match stop {
@@ -205,6 +200,10 @@ pub fn execute_in(
             Stop::Fault(fault) => return Err(Failure::Input(format!("the guest stopped the machine: {fault}"))),
         }
     };
+    // The snapshot's file was written beside the run; a run ends once it is.
+    if let Some(saving) = saving {
+        let _ = saving.join();
+    }
     // Trace lines reach the console only on machines without the trace device (QEMU); with
     // the device, `@` lines on the console are not trace (a panic message could hold one).
     let mut split = console::split(&String::from_utf8_lossy(&console_bytes));
@@ -217,7 +216,7 @@ pub fn execute_in(
     if trace.is_empty() {
         trace = split.trace;
     }
-    Ok(Outcome { exit, console: split.console, trace, time_ns: started.machine.time_ns() })
+    Ok(Outcome { exit, console: split.console, trace, time_ns: started.machine.time_ns(), instret: started.machine.instret() - resumed_at })
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {

@@ -74,7 +74,7 @@ impl Session {
     pub fn with_initrd(kernel: &[u8], initrd: Option<Box<[u8]>>, bootargs: &str) -> Result<Session, JsError> {
         let options = MachineOptions::parse(&runqueue_emu::command_line(kernel, bootargs)).map_err(|e| JsError::new(&format!("cannot boot: {e}")))?;
         let started = SNAPSHOTS
-            .with_borrow_mut(|snapshots| Started::new(kernel, initrd.as_deref(), &options, snapshots))
+            .with_borrow_mut(|snapshots| Started::new(kernel, initrd.as_deref(), &options, snapshots, |_, _| {}))
             .map_err(|e| JsError::new(&format!("cannot boot this file: {e}")))?;
         let mut session = Session {
             started,
@@ -122,6 +122,11 @@ impl Session {
 
     /// The snapshot this session's Linux boot left where its init asked for its words, as
     /// bytes for a later Worker's `keep_snapshot`; once, and only after it has parked.
+    /// Whether the machine has parked and its snapshot waits for `take_snapshot`.
+    pub fn has_snapshot(&self) -> bool {
+        self.kept.is_some()
+    }
+
     pub fn take_snapshot(&mut self) -> Option<Vec<u8>> {
         self.kept.take().and_then(|s| s.to_bytes())
     }
