@@ -189,3 +189,26 @@ fn snapshot_bytes_that_are_cut_short_or_garbled_are_refused() {
     garbled[3] ^= 1;
     assert!(alloc::format!("{}", crate::Snapshot::from_bytes(&garbled).err().unwrap()).contains("not a snapshot"));
 }
+
+/// A snapshot keeps every page that holds a non-zero byte, wherever in the page it is, and no
+/// page that is all zero.
+#[test]
+fn a_snapshot_keeps_each_non_zero_byte_and_no_zero_page() {
+    let config = words_config("workload=spin");
+    let mut m = Machine::new(config.clone(), &asks_for_words(buffer_of(&config))).unwrap();
+    m.park_at_words();
+    m.run(1_000_000);
+    let before = m.snapshot(7, b"", b"").pages.len();
+    let (first, last) = (crate::bus::RAM_BASE + (64 << 20), crate::bus::RAM_BASE + (80 << 20) + 4095);
+    m.write_phys(first, &[1]).unwrap();
+    m.write_phys(last, &[0x80]).unwrap();
+    let snapshot = m.snapshot(7, b"", b"");
+    assert_eq!(snapshot.pages.len(), before + 2, "one page for each byte");
+    assert!(snapshot.pages.iter().all(|(_, page)| page.iter().any(|&b| b != 0)), "no zero page");
+    let resumed = Machine::resume(&snapshot, &config.bootargs).unwrap();
+    let mut byte = [0];
+    resumed.read_phys(first, &mut byte).unwrap();
+    assert_eq!(byte, [1]);
+    resumed.read_phys(last, &mut byte).unwrap();
+    assert_eq!(byte, [0x80]);
+}
