@@ -169,13 +169,19 @@ fn the_init_gets_its_words_from_the_machine_and_a_parked_machine_resumes_from_by
     assert_ne!(Machine::boot_key(&first, &kernel, None).unwrap(), Machine::boot_key(&isolated_elsewhere, &kernel, None).unwrap());
 }
 
+/// A machine parked where its init asks for its words.
+fn parked(config: &Config) -> Machine {
+    let mut m = Machine::new(config.clone(), &asks_for_words(buffer_of(config))).unwrap();
+    m.park_at_words();
+    m.run(1_000_000);
+    assert!(m.is_parked());
+    m
+}
+
 /// Bytes that are not a whole snapshot are refused with a reason, whatever is wrong with them.
 #[test]
 fn snapshot_bytes_that_are_cut_short_or_garbled_are_refused() {
-    let config = words_config("workload=spin");
-    let mut m = Machine::new(config.clone(), &asks_for_words(buffer_of(&config))).unwrap();
-    m.park_at_words();
-    m.run(1_000_000);
+    let mut m = parked(&words_config("workload=spin"));
     let bytes = m.snapshot(7, b"boot", b"").to_bytes().unwrap();
     assert!(crate::Snapshot::from_bytes(&bytes).is_ok());
     for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
@@ -195,9 +201,7 @@ fn snapshot_bytes_that_are_cut_short_or_garbled_are_refused() {
 #[test]
 fn a_snapshot_keeps_each_non_zero_byte_and_no_zero_page() {
     let config = words_config("workload=spin");
-    let mut m = Machine::new(config.clone(), &asks_for_words(buffer_of(&config))).unwrap();
-    m.park_at_words();
-    m.run(1_000_000);
+    let mut m = parked(&config);
     let before = m.snapshot(7, b"", b"").pages.len();
     let (first, last) = (crate::bus::RAM_BASE + (64 << 20), crate::bus::RAM_BASE + (80 << 20) + 4095);
     m.write_phys(first, &[1]).unwrap();
