@@ -181,7 +181,7 @@ pub fn execute_in(
     let exit = loop {
         let left = max_insns.saturating_sub(started.machine.instret());
         if left == 0 {
-            break None;
+            break Ok(None);
         }
         let stop = started.machine.run(left.min(SLICE));
         let out = started.machine.take_console();
@@ -196,14 +196,15 @@ pub fn execute_in(
         }
         match stop {
             Stop::Budget => {}
-            Stop::Exit(code) => break Some(code),
-            Stop::Fault(fault) => return Err(Failure::Input(format!("the guest stopped the machine: {fault}"))),
+            Stop::Exit(code) => break Ok(Some(code)),
+            Stop::Fault(fault) => break Err(Failure::Input(format!("the guest stopped the machine: {fault}"))),
         }
     };
     // The snapshot's file was written beside the run; a run ends once it is.
     if let Some(saving) = saving {
         let _ = saving.join();
     }
+    let exit = exit?;
     // Trace lines reach the console only on machines without the trace device (QEMU); with
     // the device, `@` lines on the console are not trace (a panic message could hold one).
     let mut split = console::split(&String::from_utf8_lossy(&console_bytes));
