@@ -82,15 +82,28 @@ fn merge(old: u64, offset_in_reg: u64, size: usize, value: u64) -> u64 {
     (old & !mask) | ((value << shift) & mask)
 }
 
+/// `bytes` zeroed bytes in one allocation that may fail, so a computer that cannot hold the RAM
+/// gets an error rather than an abort. The memory comes zeroed from the system, untouched: a
+/// probing allocation freed first would come back from the allocator's free list, which then
+/// clears it, as the page's WebAssembly allocator did (128 MiB, most of a Worker's boot).
+fn zeroed(bytes: usize) -> Option<Vec<u8>> {
+    if bytes == 0 {
+        return Some(Vec::new());
+    }
+    let layout = core::alloc::Layout::array::<u8>(bytes).ok()?;
+    // SAFETY: the layout's size is not zero.
+    let p = unsafe { alloc::alloc::alloc_zeroed(layout) };
+    // SAFETY: `p` holds `bytes` initialised bytes, allocated by the global allocator with the
+    // layout a `Vec<u8>` of that capacity has.
+    (!p.is_null()).then(|| unsafe { Vec::from_raw_parts(p, bytes, bytes) })
+}
+
 impl Bus {
     /// A bus with zeroed RAM; `None` if the computer running the emulator cannot allocate it.
     pub fn new(ram_bytes: u64, harts: usize) -> Option<Bus> {
         let pages = (ram_bytes / PAGE_SIZE) as usize;
         let bytes = usize::try_from(ram_bytes).ok()?;
-        // Probe first, so a computer that cannot hold the RAM gets an error rather than an abort;
-        // `vec!` then takes zeroed memory from the system without writing every page.
-        Vec::<u8>::new().try_reserve_exact(bytes).ok()?;
-        let ram = alloc::vec![0; bytes];
+        let ram = zeroed(bytes)?;
         Some(Bus {
             ram,
             harts,

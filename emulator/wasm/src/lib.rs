@@ -4,9 +4,15 @@
 //! `runqueue run` prints.
 
 mod events;
+#[cfg(target_arch = "wasm32")]
+mod fresh_ram;
 mod grading;
 #[cfg(target_arch = "wasm32")]
 mod tier;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static RAM: fresh_ram::FreshRam = fresh_ram::FreshRam::new();
 
 pub use grading::Grading;
 
