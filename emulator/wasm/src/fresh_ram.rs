@@ -36,7 +36,12 @@ impl FreshRam {
         unsafe { &mut *self.0.get() }
     }
 
-    fn region_at(&self, p: *mut u8) -> Option<&mut Region> {
+    /// The region at `p`, if the allocation `layout` describes is one: only a RAM-sized one can
+    /// be, so the standard allocator's frees never search the list.
+    fn region_at(&self, p: *mut u8, layout: Layout) -> Option<&mut Region> {
+        if layout.size() < RAM_SIZED {
+            return None;
+        }
         self.regions().iter_mut().flatten().find(|r| r.start == p as usize)
     }
 }
@@ -72,14 +77,14 @@ unsafe impl GlobalAlloc for FreshRam {
     }
 
     unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        match self.region_at(p) {
+        match self.region_at(p, layout) {
             Some(r) => r.used = false,
             None => unsafe { System.dealloc(p, layout) },
         }
     }
 
     unsafe fn realloc(&self, p: *mut u8, layout: Layout, size: usize) -> *mut u8 {
-        if self.region_at(p).is_none() {
+        if self.region_at(p, layout).is_none() {
             return unsafe { System.realloc(p, layout, size) };
         }
         // SAFETY: `size` is not zero and fits `layout`'s alignment, as `realloc`'s contract says.
