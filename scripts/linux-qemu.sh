@@ -9,10 +9,14 @@ set -uo pipefail
 dir=${1:?usage: linux-qemu.sh LINUX_DIR (make linux makes it)}
 command -v qemu-system-riscv64 >/dev/null || { echo "linux-qemu: qemu-system-riscv64 is missing (make setup-linux installs it)" >&2; exit 1; }
 
+# Linux's words before the run's, read from where the Runqueue machine keeps them (MACHINE_WORDS
+# in emulator/core/src/linux.rs, which says why), so both machines boot Linux alike.
+machine_words=$(sed -n 's/^const MACHINE_WORDS: &str = "\(.*\)";$/\1/p' "$(dirname "$0")/../emulator/core/src/linux.rs")
+[ -n "$machine_words" ] || { echo "linux-qemu: MACHINE_WORDS not found in emulator/core/src/linux.rs" >&2; exit 1; }
 boot() { # kernel, smp, append
   timeout 300 qemu-system-riscv64 -machine virt -accel tcg,thread=single -bios default -nographic -monitor none -m 256 \
     -smp "$2" -kernel "$dir/$1/Image" -initrd "$dir/initramfs/initramfs.cpio" \
-    -append "console=hvc0 quiet $3 smp=$2" </dev/null
+    -append "$machine_words $3 smp=$2" </dev/null
 }
 
 fail=0

@@ -122,11 +122,12 @@ pub fn run() -> Result<String, String> {
     for f in &rows {
         let _ = writeln!(
             out,
-            "  {:<78} {:>7.3} s wall {:>7.3} s CPU {:>9.1} ms emulated {:>6.0} MIPS by CPU",
+            "  {:<78} {:>7.3} s wall {:>7.3} s CPU {:>9.1} ms emulated {:>6.1} M instructions {:>6.0} MIPS by CPU",
             f.what,
             f.wall_s,
             f.cpu_s,
             f.emulated_ms,
+            f.insns as f64 / 1e6,
             f.insns as f64 / f.cpu_s.max(1e-9) / 1e6
         );
     }

@@ -36,7 +36,8 @@ pub fn is_image(file: &[u8]) -> bool {
 
 /// What Linux needs on its command line before the reader's words on this machine: its
 /// console is the SBI's, and boot messages would bury the workload's table.
-const CONSOLE: &str = "console=hvc0 quiet";
+/// `scripts/linux-qemu.sh` reads this line to boot QEMU with the same words.
+const MACHINE_WORDS: &str = "console=hvc0 quiet";
 
 /// Linux's own boot parameters that the machine puts on Linux's command line. Every other word
 /// is the Runqueue init's: the init asks the trace device for the whole line once it starts, so
@@ -57,7 +58,7 @@ pub fn kernel_words(bootargs: &str) -> String {
 /// The command line `kernel` boots with for the reader's `words`, the same from the CLI and the
 /// page: Linux's console words first for an `Image`, the words alone for an ELF.
 pub fn command_line(kernel: &[u8], words: &str) -> String {
-    if is_image(kernel) { format!("{CONSOLE} {}", words.trim()) } else { words.trim().to_string() }
+    if is_image(kernel) { format!("{MACHINE_WORDS} {}", words.trim()) } else { words.trim().to_string() }
 }
 
 /// The kernel as one segment at `ram_start + text_offset`, as long as the image says it is in
