@@ -78,7 +78,7 @@ suite-%:
 	@./scripts/suite.sh $(SUITE_LOG) $* $(MAKE) --no-print-directory test-$*
 
 # What the suites share, built before they start so none of them waits for another's cargo.
-test-build: build kernel
+test-build: build
 
 TEST_SUITES += rust
 test-rust: build

@@ -35,7 +35,11 @@ fn main() {
     let target_dir = out.join("lab-domain");
     let status = cargo
         .current_dir(root.join("lab-domain"))
-        .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--target-dir"])
+        // By the folder's name as cargo gave it (emulator/cli/build.rs's stable tree), not as
+        // the operating system resolves the working folder.
+        .args(["build", "--release", "--quiet", "--message-format=short", "--target", TARGET, "--manifest-path"])
+        .arg(root.join("lab-domain/Cargo.toml"))
+        .arg("--target-dir")
         .arg(&target_dir)
         .status()
         .unwrap_or_else(|e| panic!("cannot run cargo to build the lab's protection domain: {e}"));

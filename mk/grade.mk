@@ -17,11 +17,14 @@ setup-rust:
 	@./scripts/setup-rust.sh
 
 # The kernel first, on its own: its build shows its progress (inside the tool's build it would
-# be a silent build script). With the flags emulator/cli/build.rs builds it with (one cargo
-# fingerprint): files outside the kernel's workspace (settings/) are named from the root.
-KERNEL_RUSTFLAGS = --remap-path-prefix=$(realpath $(CURDIR))/=
-kernel: setup-rust
-	cd kernel && env -u CARGO_ENCODED_RUSTFLAGS RUSTFLAGS='$(KERNEL_RUSTFLAGS)' $(CARGO) build --release --target-dir $(TARGET_DIR)/riscv
+# be a silent build script). By the builder the tool's build script uses (emulator/cli/guests.rs,
+# compiled alone: one cargo fingerprint), which builds the same bytes wherever the checkout is.
+GUEST_BUILDER := $(TARGET_DIR)/guest-builder
+$(GUEST_BUILDER): emulator/cli/guests.rs
+	@mkdir -p $(dir $@)
+	rustc --edition 2024 -O -o $@ $<
+kernel: setup-rust $(GUEST_BUILDER)
+	$(GUEST_BUILDER) $(CURDIR) kernel runqueue-kernel $(TARGET_DIR)/riscv
 
 $(RUNQUEUE): $(TOOL_SOURCES)
 	$(MAKE) --no-print-directory kernel

@@ -3,13 +3,18 @@
 # build's own commands put everything there and find it there:
 #   make build             the CLI, with the kernel and the bench guest it embeds (build.rs)
 #   make kernel            the kernel ELF, in <target>/riscv, where the CLI's build put it: the
-#                          same bytes (the same flags, so cargo builds nothing), and no path of
-#                          this checkout in them
+#                          same bytes (the same builder, so cargo builds nothing)
+#   a checkout elsewhere   with this one's files, built into the same folder with the guests'
+#                          builds removed first: the same kernel and bench guest to the byte, and
+#                          the same `runqueue inputs` digest, so clones share the run cache (the
+#                          kernel's layout sets the data cache's figures); no path of either
+#                          checkout in the kernel
 #   runqueue run ELF       the CLI boots that ELF to its RESULT line
 #   generate.mjs --only    one book figure, with the CLI found in the target folder by itself,
 #                          its run kept in the run cache (RUNQUEUE_CACHE, here in the folder)
 #   make gradescope-bundle the lab bundle, in <target>/gradescope
-# The folder starts empty, so everything is compiled once: about 90 s on 2 cores.
+# The folder starts empty, so everything is compiled once, and the workspace and the guests
+# again for the checkout elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -29,8 +34,18 @@ elf="$t/riscv/riscv64imac-unknown-none-elf/release/runqueue-kernel"
 [ -f "$elf" ] || fail "make build left no kernel at $elf"
 embedded="$(sha256sum <"$elf")"
 make -s kernel
-[ "$(sha256sum <"$elf")" = "$embedded" ] || fail "make kernel built another kernel than the one the CLI embeds (not the same flags?)"
-! grep -qF "$(pwd -P)" "$elf" || fail "the kernel ELF holds the path of this checkout, $(pwd -P)"
+[ "$(sha256sum <"$elf")" = "$embedded" ] || fail "make kernel built another kernel than the one the CLI embeds"
+guests() { sha256sum "$elf" "$t/riscv/riscv64imac-unknown-none-elf/release/runqueue-bench" | cut -d' ' -f1; }
+built="$(guests) $("$cli" inputs)"
+elsewhere="$t/elsewhere/runqueue"
+mkdir -p "$elsewhere"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$elsewhere"
+rm -rf "$t/riscv" "$cli"
+make -s -C "$elsewhere" build
+[ "$(guests) $("$cli" inputs)" = "$built" ] || fail "a checkout at $elsewhere built other guests (or another inputs digest) than this one"
+for checkout in "$(pwd -P)" "$elsewhere"; do
+  ! grep -qF "$checkout" "$elf" || fail "the kernel ELF holds the path of a checkout, $checkout"
+done
 out="$("$cli" run "$elf" --append "sched=rr workload=fairness-equal")" || fail "the CLI could not run $elf"
 grep -q '^RESULT {' <<<"$out" || fail "the kernel printed no RESULT line"
 

@@ -1,17 +1,10 @@
 //! Builds the riscv64 guests the CLI carries inside it (the teaching kernel, the benchmark
 //! program), so `runqueue run` works with no separate build step.
 //!
-//! Each guest is its own cargo project for a bare-metal target; it is built with a clean
-//! environment (the outer build's CARGO_*/RUSTFLAGS settings are for the host, not for it) into
-//! `riscv/` in the outer build's target folder (`target/riscv` unless CARGO_TARGET_DIR or
-//! cargo's configuration moved it; `make kernel` builds there too), shared by every host
-//! profile so the kernel is built once.
-//!
-//! The kernel's crates outside its workspace (`settings/`, `emulator/settings/`, `emulator/fdt/`) would carry
-//! this checkout's absolute folder into the ELF (panic locations), so the kernel's layout, and
-//! with it every figure of the data cache, would depend on where the repository was cloned:
-//! `remap_flags` names them from the root instead. `make kernel` passes the same flags, so the
-//! two builds share one cargo fingerprint.
+//! Each guest is its own cargo project for a bare-metal target, built (guests.rs) into `riscv/`
+//! in the outer build's target folder (`target/riscv` unless CARGO_TARGET_DIR or cargo's
+//! configuration moved it; `make kernel` builds there too), shared by every host profile so the
+//! kernel is built once.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +14,10 @@ mod inputs {
     include!("src/inputs.rs");
 }
 
-const TARGET: &str = "riscv64imac-unknown-none-elf";
+mod guests {
+    include!("guests.rs");
+}
+use guests::StableTree;
 
 struct Guest {
     /// Environment variable the CLI's source reads the ELF path from.
@@ -54,6 +50,14 @@ fn main() {
     // moved (with the same target folder), where a compiled-in path names a folder that is gone.
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
     let target_dir = outer_target_dir().join("riscv");
+    for var in StableTree::ENV {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
+    let tree = StableTree::enter(&root).unwrap_or_else(|e| {
+        println!("cargo:warning={}", StableTree::why_not(&root, &e));
+        StableTree::here(&root)
+    });
+    println!("cargo:rerun-if-changed={}", root.join("emulator/cli/guests.rs").display());
     let mut digest = inputs::Digest::new();
     for guest in GUESTS {
         let dir = root.join(guest.dir);
@@ -68,7 +72,7 @@ fn main() {
         for extra in guest.extra_watch {
             println!("cargo:rerun-if-changed={}", root.join(extra).display());
         }
-        let elf = build(&dir, &target_dir, guest.bin, &remap_flags(&root));
+        let elf = guests::build(&tree, guest.dir, &target_dir, guest.bin);
         println!("cargo:rustc-env={}={}", guest.env, elf.display());
         digest.part(guest.bin, &std::fs::read(&elf).expect("the guest was just built"));
     }
@@ -128,33 +132,3 @@ fn outer_target_dir() -> PathBuf {
     dir.to_path_buf()
 }
 
-/// RUSTFLAGS naming the files under `root` from `root` (`settings/src/parse.rs`), not from `/`.
-/// The Makefile's `kernel` target spells the same (KERNEL_RUSTFLAGS).
-fn remap_flags(root: &Path) -> String {
-    format!("--remap-path-prefix={}/=", root.display())
-}
-
-fn build(dir: &Path, target_dir: &Path, bin: &str, rustflags: &str) -> PathBuf {
-    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    for (key, _) in std::env::vars() {
-        if (key.starts_with("CARGO") && key != "CARGO_HOME") || key.contains("RUSTFLAGS") || key == "RUSTC_WRAPPER" {
-            cmd.env_remove(key);
-        }
-    }
-    let status = cmd
-        .env("RUSTFLAGS", rustflags)
-        .current_dir(dir)
-        .args(["build", "--release", "--target", TARGET, "--bin", bin])
-        .arg("--target-dir")
-        .arg(target_dir)
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run cargo to build {}: {e}", dir.display()));
-    if !status.success() {
-        panic!(
-            "building the guest in {} failed (is the target installed? `make setup` or \
-             `rustup target add {TARGET}`)",
-            dir.display()
-        );
-    }
-    target_dir.join(TARGET).join("release").join(bin)
-}

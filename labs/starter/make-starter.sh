@@ -28,7 +28,7 @@ parts=(
   Cargo.lock report/src report/Cargo.toml labs/grader/src labs/grader/Cargo.toml homework/src homework/Cargo.toml
   settings/src settings/Cargo.toml emulator/settings/src emulator/settings/Cargo.toml
   emulator/core/src emulator/core/Cargo.toml emulator/jit-native/src emulator/jit-native/Cargo.toml
-  emulator/cli/src emulator/cli/Cargo.toml emulator/cli/build.rs
+  emulator/cli/src emulator/cli/Cargo.toml emulator/cli/build.rs emulator/cli/guests.rs
   emulator/guests/bench emulator/fdt
   kernel/src kernel/Cargo.toml kernel/Cargo.lock kernel/build.rs kernel/link.ld kernel/.cargo
   kernel/sched-api kernel/policies kernel/lab kernel/lab-abi kernel/lab-domain
