@@ -4,17 +4,17 @@
 #   make build             the CLI, with the kernel and the bench guest it embeds (build.rs)
 #   make kernel            the kernel ELF, in <target>/riscv, where the CLI's build put it: the
 #                          same bytes (the same builder, so cargo builds nothing)
-#   a checkout elsewhere   with this one's files, built into the same folder with the guests'
-#                          builds removed first: the same kernel and bench guest to the byte, and
-#                          the same `runqueue inputs` digest, so clones share the run cache (the
-#                          kernel's layout sets the data cache's figures); no path of either
-#                          checkout in the kernel
+#   a checkout elsewhere   with this one's files, its guests built by the same builder into the
+#                          same folder, emptied first: the same kernel and bench guest to the byte
+#                          (`runqueue inputs` hashes them beside sources named from the root, so
+#                          clones share the run cache; the kernel's layout sets the data cache's
+#                          figures); no path of either checkout in the kernel
 #   runqueue run ELF       the CLI boots that ELF to its RESULT line
 #   generate.mjs --only    one book figure, with the CLI found in the target folder by itself,
 #                          its run kept in the run cache (RUNQUEUE_CACHE, here in the folder)
 #   make gradescope-bundle the lab bundle, in <target>/gradescope
-# The folder starts empty, so everything is compiled once, and the workspace and the guests
-# again for the checkout elsewhere.
+# The folder starts empty, so everything is compiled once, and the guests again for the checkout
+# elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -36,13 +36,14 @@ embedded="$(sha256sum <"$elf")"
 make -s kernel
 [ "$(sha256sum <"$elf")" = "$embedded" ] || fail "make kernel built another kernel than the one the CLI embeds"
 guests() { sha256sum "$elf" "$t/riscv/riscv64imac-unknown-none-elf/release/runqueue-bench" | cut -d' ' -f1; }
-built="$(guests) $("$cli" inputs)"
+built="$(guests)"
 elsewhere="$t/elsewhere/runqueue"
 mkdir -p "$elsewhere"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$elsewhere"
-rm -rf "$t/riscv" "$cli"
-make -s -C "$elsewhere" build
-[ "$(guests) $("$cli" inputs)" = "$built" ] || fail "a checkout at $elsewhere built other guests (or another inputs digest) than this one"
+rm -rf "$t/riscv"
+"$t/guest-builder" "$elsewhere" kernel runqueue-kernel "$t/riscv" >/dev/null 2>&1 || fail "the guest builder could not build the kernel in $elsewhere"
+"$t/guest-builder" "$elsewhere" emulator/guests/bench runqueue-bench "$t/riscv" >/dev/null 2>&1 || fail "the guest builder could not build the bench guest in $elsewhere"
+[ "$(guests)" = "$built" ] || fail "a checkout at $elsewhere built other guests than this one"
 for checkout in "$(pwd -P)" "$elsewhere"; do
   ! grep -qF "$checkout" "$elf" || fail "the kernel ELF holds the path of a checkout, $checkout"
 done
