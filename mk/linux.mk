@@ -49,10 +49,13 @@ test-linux-qemu: linux
 # kernel and on Linux 6.1 / 6.12, each figure within its justified tolerance or marked a known
 # divergence. Linux's runs are cached in ~/.cache/runqueue/fidelity by the hash of kernel,
 # initramfs, arguments and machine (a cold run boots Linux 24 times). The table of every figure
-# goes to $(TARGET_DIR)/fidelity.md.
+# goes to $(TARGET_DIR)/fidelity.md, and the book's table of them (book/src/linux.md) must print
+# the same figures (scripts/check-linux-table.mjs).
 TEST_SUITES += fidelity
 test-fidelity: linux build
 	@rm -f $(TARGET_DIR)/fidelity.md
 	RUNQUEUE_LINUX_DIR=$(LINUX_DIR) RUNQUEUE_FIDELITY_TABLE=$(TARGET_DIR)/fidelity.md \
 	  $(CARGO) test --release -p runqueue-kernel-claims --test fidelity -- --ignored --test-threads=2
 	@echo "table of the comparisons: $(TARGET_DIR)/fidelity.md"
+	node --test scripts/check-linux-table.test.mjs
+	node scripts/check-linux-table.mjs $(TARGET_DIR)/fidelity.md book/src/linux.md
