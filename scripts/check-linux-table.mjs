@@ -7,32 +7,40 @@
 
 import fs from "node:fs";
 
-// Each book row (experiment, figure) and the suite's case and figure it prints. `variant` is
-// what the suite's case adds after the Linux version (Linux's own words, such as a feature).
-const ROWS = [
-  ["nice 0 and nice 5, 1 hart", "nice 0's CPU share (%)", "nice 0 vs 5, 1 hart", "spin0 CPU share"],
-  ["a sleeper of 8 ms beside a hog", "the sleeper's CPU share (%)", "8 ms sleeper beside a hog, 1 hart", "sleeper's CPU share"],
-  ["fair cyclictest beside a hog", "median latency above the fastest (µs)", "fair cyclictest beside a hog, 1 hart", "latency median above the floor"],
-  ["fair cyclictest beside a hog", "99th percentile above the fastest (µs)", "fair cyclictest beside a hog, 1 hart", "latency p99 above the floor"],
-  ["seed 004's `intr`, 2 harts", "loops, all tasks", "seed 004 intr, 2 harts", "loops, all tasks"],
-  ["seed 004's `intr`, 2 harts", "CPU time spread (%)", "seed 004 intr, 2 harts", "CPU time spread"],
-  ["hackbench beside a hog", "hackbench's time (ms)", "hackbench beside a hog, 1 hart", "hackbench time"],
-  ["SCHED_FIFO cyclictest beside 8 fair tasks", "fastest latency (µs)", "cyclictest SCHED_FIFO beside 8 fair tasks, 1 hart", "latency floor (min)"],
-  ["SCHED_FIFO cyclictest beside 8 fair tasks", "median latency above the fastest (µs)", "cyclictest SCHED_FIFO beside 8 fair tasks, 1 hart", "latency median above the floor"],
-  ["a FIFO hog and a fair task", "the fair task's CPU in 3 s (ms)", "a FIFO hog and a fair task, 1 hart", "fair task's CPU"],
-  ["a FIFO hog and a fair task", "the fair task's first run (ms)", "a FIFO hog and a fair task, 1 hart", "fair task's first run"],
-  ["constrained SCHED_DEADLINE task", "most CPU in a period (ms)", "constrained SCHED_DEADLINE task (2 ms per 10 ms, D 2 ms), 1 hart", "most CPU in a period"],
-  ["constrained SCHED_DEADLINE task", "periods over 3.05 ms", "constrained SCHED_DEADLINE task (2 ms per 10 ms, D 2 ms), 1 hart", "periods over the reservation and a tick (3.05 ms)"],
-  ["the same, Linux with `HRTICK_DL` on", "mean CPU per period (ms)", "constrained SCHED_DEADLINE task (2 ms per 10 ms, D 2 ms), 1 hart", "mean CPU per period", "features=HRTICK_DL"],
-  ["cpu.weight 100:300", "the heavier group's share (%)", "cpu.weight 100:300, 1 hart", "group b's CPU share"],
-  ["three loops in one group, one in another, 100:300", "a loop of the first group's switches", "three in a, one in b, cpu.weight 100:300, 1 hart", "spin0's switches"],
-  ["cpu.max 20 ms per 100 ms", "time throttled in 500 ms (ms)", "cpu.max 20 ms per 100 ms, 1 hart", "time throttled"],
-  ["four tasks on three harts", "last finish (ms)", "four tasks on three harts, balancing", "last finish"],
-  ["four tasks on three harts", "migrations", "four tasks on three harts, balancing", "migrations"],
-  ["four tasks on three harts, no balancing (Linux pinned)", "last finish (ms)", "four tasks on three harts, no balancing", "last finish", "affinity=1,2,4,1"],
-  ["a pinned and an isolated task", "the isolated task's finish (ms)", "a task pinned to hart 0 and one to isolated hart 2", "task4 finish"],
-  ["a pinned and an isolated task", "the pinned task's finish (ms)", "a task pinned to hart 0 and one to isolated hart 2", "task0 finish"],
+// Each experiment of the book's table, the suite's case it is, and for each of its figures the
+// suite's name; `variant` is what the suite's case adds after the Linux version (Linux's own
+// words, such as a feature).
+const DEADLINE = "constrained SCHED_DEADLINE task (2 ms per 10 ms, D 2 ms), 1 hart";
+const EXPERIMENTS = [
+  ["nice 0 and nice 5, 1 hart", "nice 0 vs 5, 1 hart", { "nice 0's CPU share (%)": "spin0 CPU share" }],
+  ["a sleeper of 8 ms beside a hog", "8 ms sleeper beside a hog, 1 hart", { "the sleeper's CPU share (%)": "sleeper's CPU share" }],
+  ["fair cyclictest beside a hog", "fair cyclictest beside a hog, 1 hart", {
+    "median latency above the fastest (µs)": "latency median above the floor",
+    "99th percentile above the fastest (µs)": "latency p99 above the floor",
+  }],
+  ["seed 004's `intr`, 2 harts", "seed 004 intr, 2 harts", { "loops, all tasks": "loops, all tasks", "CPU time spread (%)": "CPU time spread" }],
+  ["hackbench beside a hog", "hackbench beside a hog, 1 hart", { "hackbench's time (ms)": "hackbench time" }],
+  ["SCHED_FIFO cyclictest beside 8 fair tasks", "cyclictest SCHED_FIFO beside 8 fair tasks, 1 hart", {
+    "fastest latency (µs)": "latency floor (min)",
+    "median latency above the fastest (µs)": "latency median above the floor",
+  }],
+  ["a FIFO hog and a fair task", "a FIFO hog and a fair task, 1 hart", { "the fair task's CPU in 3 s (ms)": "fair task's CPU", "the fair task's first run (ms)": "fair task's first run" }],
+  ["constrained SCHED_DEADLINE task", DEADLINE, { "most CPU in a period (ms)": "most CPU in a period", "periods over 3.05 ms": "periods over the reservation and a tick (3.05 ms)" }],
+  ["the same, Linux with `HRTICK_DL` on", DEADLINE, { "mean CPU per period (ms)": "mean CPU per period" }, "features=HRTICK_DL"],
+  ["cpu.weight 100:300", "cpu.weight 100:300, 1 hart", { "the heavier group's share (%)": "group b's CPU share" }],
+  ["three loops in one group, one in another, 100:300", "three in a, one in b, cpu.weight 100:300, 1 hart", { "a loop of the first group's switches": "spin0's switches" }],
+  ["cpu.max 20 ms per 100 ms", "cpu.max 20 ms per 100 ms, 1 hart", { "time throttled in 500 ms (ms)": "time throttled" }],
+  ["four tasks on three harts", "four tasks on three harts, balancing", { "last finish (ms)": "last finish", migrations: "migrations" }],
+  ["four tasks on three harts, no balancing (Linux pinned)", "four tasks on three harts, no balancing", { "last finish (ms)": "last finish" }, "affinity=1,2,4,1"],
+  ["a pinned and an isolated task", "a task pinned to hart 0 and one to isolated hart 2", {
+    "the isolated task's finish (ms)": "task4 finish",
+    "the pinned task's finish (ms)": "task0 finish",
+  }],
 ];
+// One entry a book row: [experiment, figure, suite's case, suite's figure, variant].
+const ROWS = EXPERIMENTS.flatMap(([experiment, caseName, figures, variant = ""]) =>
+  Object.entries(figures).map(([figure, suiteFigure]) => [experiment, figure, caseName, suiteFigure, variant]),
+);
 
 const cells = (line) => line.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
 
@@ -79,9 +87,9 @@ export function check(suiteText, bookText) {
   const rows = bookRows(bookText);
   const problems = [];
   for (const key of rows.keys()) {
-    if (!ROWS.some(([e, f]) => `${e}|${f}` === key)) problems.push(`the book's row "${key}" is not one this check knows: add it to ROWS`);
+    if (!ROWS.some(([e, f]) => `${e}|${f}` === key)) problems.push(`the book's row "${key}" is not one this check knows: add it to EXPERIMENTS`);
   }
-  for (const [experiment, figure, caseName, suiteFigure, variant = ""] of ROWS) {
+  for (const [experiment, figure, caseName, suiteFigure, variant] of ROWS) {
     const row = rows.get(`${experiment}|${figure}`);
     if (!row) {
       problems.push(`the book has no row "${experiment} | ${figure}"`);

@@ -63,10 +63,10 @@ impl Run {
     /// switched out (the one after a late wakeup, when the next expiry is near) returns
     /// without a wakeup, in a few microseconds, which says nothing of the wakeup path.
     pub fn latency(&self, name: &str) -> Spread {
-        let lat = self.task(name).lat.as_ref().unwrap_or_else(|| panic!("{name} measured no latency in {} `{}`", self.result.sched, self.result.args));
-        let tid = self.task(name).tid;
+        let task = self.task(name);
+        let lat = task.lat.as_ref().unwrap_or_else(|| panic!("{name} measured no latency in {} `{}`", self.result.sched, self.result.args));
         let (mut woken, mut floor) = (false, None::<u64>);
-        for e in self.events.iter().filter(|e| e.tid == tid) {
+        for e in self.events.iter().filter(|e| e.tid == task.tid) {
             match (e.kind, e.num("lat")) {
                 (Kind::Wake, _) => woken = true,
                 (Kind::Mark, Some(ns)) => {
