@@ -6,8 +6,8 @@ use crate::Run;
 use runqueue_report::{Kind, TaskResult};
 use std::io::Write;
 
-/// A latency distribution as the charts summarise it, in ns (median and 99th percentile to the
-/// microsecond of the RESULT's histogram).
+/// A latency distribution as the charts summarise it, in ns (median and 99th percentile from
+/// the trace's marks; to the microsecond of the RESULT's histogram for a run without them).
 #[derive(Clone, Copy, Debug)]
 pub struct Spread {
     pub min: u64,
@@ -16,9 +16,19 @@ pub struct Spread {
     pub max: u64,
 }
 
+/// The rank (from 1) of the `q`-quantile of `n` values, by nearest rank.
+fn rank(q: f64, n: u64) -> u64 {
+    (q * n as f64).ceil().max(1.0) as u64
+}
+
+/// The `q`-quantile of `sorted` (not empty), by nearest rank.
+fn nearest_rank(sorted: &[u64], q: f64) -> u64 {
+    sorted[rank(q, sorted.len() as u64) as usize - 1]
+}
+
 /// The bucket (1 us wide) holding the `q`-quantile of histogram `hist`, by nearest rank.
 fn quantile_us(hist: &[u64], q: f64) -> u64 {
-    let rank = (q * hist.iter().sum::<u64>() as f64).ceil().max(1.0) as u64;
+    let rank = rank(q, hist.iter().sum::<u64>());
     let mut seen = 0;
     hist.iter().position(|&n| {
         seen += n;
@@ -65,11 +75,12 @@ impl Run {
     pub fn latency(&self, name: &str) -> Spread {
         let task = self.task(name);
         let lat = task.lat.as_ref().unwrap_or_else(|| panic!("{name} measured no latency in {} `{}`", self.result.sched, self.result.args));
-        let (mut woken, mut floor) = (false, None::<u64>);
+        let (mut woken, mut floor, mut marked) = (false, None::<u64>, Vec::new());
         for e in self.events.iter().filter(|e| e.tid == task.tid) {
             match (e.kind, e.num("lat")) {
                 (Kind::Wake, _) => woken = true,
                 (Kind::Mark, Some(ns)) => {
+                    marked.push(ns as u64);
                     if std::mem::take(&mut woken) {
                         floor = Some(floor.map_or(ns as u64, |f| f.min(ns as u64)));
                     }
@@ -77,7 +88,11 @@ impl Run {
                 _ => {}
             }
         }
-        Spread { min: floor.unwrap_or(lat.min_ns), median: quantile_us(&lat.hist_us, 0.5) * 1000, p99: quantile_us(&lat.hist_us, 0.99) * 1000, max: lat.max_ns }
+        // The trace's marks are every sample to the ns; the histogram stops at its last bucket,
+        // which holds every latency past it, so its quantiles there would read as that bucket.
+        marked.sort_unstable();
+        let quantile = |q| if !marked.is_empty() && marked.len() as u64 == lat.samples { nearest_rank(&marked, q) } else { quantile_us(&lat.hist_us, q) * 1000 };
+        Spread { min: floor.unwrap_or(lat.min_ns), median: quantile(0.5), p99: quantile(0.99), max: lat.max_ns }
     }
 
     /// CPU time `name` got in each `period` counted from its first run after the start (a
@@ -238,12 +253,13 @@ mod tests {
     use crate::Run;
     use runqueue_report::{RunResult, trace};
 
-    /// A cyclic task (tid 2) that measured `lats` (us), woken before each but those in `unwoken`.
+    /// A cyclic task (tid 2) that measured `lats` (us), woken before each but those in `unwoken`;
+    /// its histogram stops at 199 us, as the kernels' do.
     fn cyclic(lats: &[u64], unwoken: &[usize]) -> Run {
-        let mut hist = vec![0; 1000];
+        let mut hist = vec![0; 200];
         let mut text = String::new();
         for (i, &us) in lats.iter().enumerate() {
-            hist[us as usize] += 1;
+            hist[us.min(199) as usize] += 1;
             let t = 1_000_000 * (i as u64 + 1);
             if !unwoken.contains(&i) {
                 text += &format!("T {t} 0 wake 2\nT {} 0 in 2\n", t + 1000);
@@ -266,6 +282,12 @@ mod tests {
         let s = run.latency("cyclic");
         assert_eq!((s.min, s.median, s.max), (76_000, 77_000, 965_000), "the sleep the timer ended before it began is no floor");
         assert_eq!(cyclic(&[77, 76, 965, 5, 78], &[]).latency("cyclic").min, 5_000);
+    }
+
+    #[test]
+    fn quantiles_past_the_histogram_come_from_the_marks() {
+        let s = cyclic(&[264, 266, 97, 265], &[]).latency("cyclic");
+        assert_eq!((s.median, s.p99), (264_000, 266_000), "not the histogram's last bucket, 199 us");
     }
 
     #[test]

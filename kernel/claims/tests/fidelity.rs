@@ -67,7 +67,7 @@ const EEVDF: (&str, &str) = ("sched=eevdf eevdf.version=6.12", "6.12");
 const TICK_BUDGET: &str = "Linux enforces the budget at its tick (HRTICK_DL off), ours on time";
 /// Seen in Linux's trace: fork balancing put the three free tasks on hart 1, idle at each fork
 /// (the children made before sleep until the start), so task0 had hart 0 alone until the first
-/// pull (107 ms in on 6.1, 92 on 6.12); ours places each new task on the hart with fewest tasks.
+/// pull (138 ms in on 6.1, 236 on 6.12); ours places each new task on the hart with fewest tasks.
 const FORK_PLACEMENT: &str = "Linux forks the free tasks onto the idle hart, and task0 runs alone until the first pull";
 
 /// Moves to another hart's run queue, all tasks.
@@ -168,7 +168,8 @@ fn waits_and_runs(r: &Run, name: &str) -> Vec<(u64, u64)> {
 /// EEVDF's clamp (two base slices of 0.70 ms; Linux's `update_entity_lag` clamps the same) and
 /// no wakeup waits for a tick; Linux's thread, at the wakeups that preempt, runs longer than it
 /// waited, and the wakeups that wait past a third of a period are a minority at one steady
-/// spacing of several periods.
+/// spacing of several periods: four gaps in five within a period of the commonest (on 6.12,
+/// 45 of 52 gaps lie within a period of 8 periods, the rest between 5 and 13).
 #[test]
 #[ignore = "needs `make linux`"]
 fn eevdf_lag_balance_of_a_fair_cyclictest() {
@@ -190,8 +191,8 @@ fn eevdf_lag_balance_of_a_fair_cyclictest() {
     let late: Vec<usize> = both.iter().enumerate().filter(|(_, w)| w.0 >= 300_000).map(|(i, _)| i).collect();
     let gaps: Vec<usize> = late.windows(2).map(|p| p[1] - p[0]).collect();
     let mode = (1..=20).max_by_key(|g| gaps.iter().filter(|&&x| x == *g).count()).unwrap();
-    let steady = gaps.iter().filter(|&&g| g == mode).count();
-    assert!(late.len() >= 20 && late.len() * 3 < both.len() && mode >= 3 && steady * 10 >= gaps.len() * 9, "Linux: late wakeups {late:?}");
+    let steady = gaps.iter().filter(|&&g| g.abs_diff(mode) <= 1).count();
+    assert!(late.len() >= 20 && late.len() * 3 < both.len() && mode >= 3 && steady * 5 >= gaps.len() * 4, "Linux: late wakeups {late:?}");
 }
 
 /// Seed 004's `intr` (ten tasks computing 8 ms and sleeping 1 ms) on 2 harts: how evenly the
@@ -206,21 +207,16 @@ fn seed_004_intr_spread_on_two_harts() {
         let spread = |r: &Run| runqueue_kernel_claims::spread(&r.cpu()) * 100.0;
         let loops = |r: &Run| r.iterations().iter().sum::<u64>() as f64;
         let switches = |r: &Run| r.result.mean(|t| t.switches);
-        c.figure("CPU time spread", "points", spread(o), spread(l), Within::Abs(5.0)).known_if(version == "6.1", FORKED_ONTO_ONE_HART);
+        c.figure("CPU time spread", "points", spread(o), spread(l), Within::Abs(5.0));
         c.figure("loops, all tasks", "", loops(o), loops(l), Within::Rel(0.05)).known_if(version == "6.12", EEVDF_OWN_TIME);
         c.figure("switches per task", "", switches(o), switches(l), Within::Rel(0.25));
         c.figure("migrations, all tasks", "", migrations(o), migrations(l), Within::Rel(0.5));
     });
 }
 
-/// Seen in 6.1's trace (`seed_004_on_both_kernels`): the init forked all ten tasks onto hart 1
-/// (`FORK_PLACEMENT`'s cause); at the start hart 0 pulled a few and ran them nearly alone while
-/// the rest shared hart 1, until the balancer evened the harts. Those few end with the most
-/// CPU, which is the spread; ours places the ten five and five from the start.
-const FORKED_ONTO_ONE_HART: &str = "Linux forks all ten onto one hart, and the few the other hart pulls run nearly alone until the balancer evens the harts";
 /// Under EEVDF the two kernels switch about as often, but ours spends more of the harts' time
 /// on itself: over 40 us a switch charged to no task (Linux's, under 10 us) and more of each
-/// 8 ms loop charged to the tasks (its ticks and switches), some 26 loops.
+/// 8 ms loop charged to the tasks (its ticks and switches), some 27 loops.
 const EEVDF_OWN_TIME: &str = "our EEVDF's own time at switches and ticks leaves the tasks fewer loops";
 
 /// Where each task first ran after the workload's start.
@@ -229,7 +225,11 @@ fn first_harts(r: &Run) -> Vec<u32> {
     r.result.tasks.iter().map(|t| r.events.iter().find(|e| e.kind == Kind::In && e.tid == t.tid && e.time_ns >= start).map_or(u32::MAX, |e| e.hart)).collect()
 }
 
-/// The mechanisms behind `FORKED_ONTO_ONE_HART` and `EEVDF_OWN_TIME`, pinned on both kernels.
+/// Pinned on both kernels: `FORK_PLACEMENT` in seed 004's `intr` on 6.1, where the init forks
+/// all ten tasks onto one hart and the other hart pulls a few and runs them nearly alone until
+/// the balancer evens the harts, so those few end with the most CPU (Linux's spread, 6.7 points
+/// against ours 1.9, within the tolerance); ours places the ten five and five from the start.
+/// And the mechanism behind `EEVDF_OWN_TIME`.
 #[test]
 #[ignore = "needs `make linux`"]
 fn seed_004_on_both_kernels() {
@@ -320,15 +320,15 @@ fn hackbench_pair_on_both_kernels() {
 /// paths: 30 us at the median, 50 at the 99th percentile, 80 at the maximum (a wakeup that
 /// meets the tick pays for it). Under our EEVDF most wakeups pay the tick's switch first
 /// (`TICK_FIRST`): 721 of the 1000 latencies lie between 260 and 270 us, and the worst,
-/// 304 us, is their tail, 40 us above them; Linux 6.12's worst lies 105 us above its
-/// floor. Its 99th percentile, 76 us above the floor since the init asks the machine for its
-/// words (47 us before), is within the tolerance of ours.
+/// 304 us, is their tail. On 6.12 the thread's timer expires 2 us after the tick, so Linux's
+/// wakeups pay for the tick too, in one interrupt: 24 us above the floor at the median and
+/// 38 us at the 99th percentile, where ours pays its whole switch first at both.
 #[test]
 #[ignore = "needs `make linux`"]
 fn cyclictest_fifo_beside_a_fair_load() {
     compare([CFS, EEVDF], "workload=cyclictest", "cyclictest SCHED_FIFO beside 8 fair tasks, 1 hart", |c, version, o, l| {
         let eevdf = (version == "6.12").then_some(TICK_FIRST);
-        latency_above_floor(c, o, l, "cyclic", [30.0, 50.0, 80.0], [Some(TICK_FIRST), None, eevdf]);
+        latency_above_floor(c, o, l, "cyclic", [30.0, 50.0, 80.0], [Some(TICK_FIRST), eevdf, eevdf]);
     });
 }
 
@@ -450,15 +450,22 @@ fn four_tasks_on_three_harts_without_balancing() {
 /// Five tasks on three harts, hart 2 isolated (`isolcpus=2`): task0 pinned to hart 0, task4
 /// to hart 2, the rest free. task4 runs alone on the isolated hart; the other four share
 /// harts 0 and 1. Finish times within a tenth (the harts' time, less the kernels' own, and
-/// where the balancer leaves the free tasks); the pinned tasks never migrate.
+/// where the balancer leaves the free tasks); the free tasks' as a set, since which of them the
+/// balancer moves, and so which finishes first, is its choice of the moment; the pinned tasks
+/// never migrate.
 #[test]
 #[ignore = "needs `make linux`"]
 fn a_pinned_and_an_isolated_task() {
+    const FREE: [&str; 3] = ["task1", "task2", "task3"];
     let args = "workload=fairness-equal wl.tasks=5 smp=3 isolcpus=2 affinity=1,0,0,0,4";
     compare([CFS, EEVDF], args, "a task pinned to hart 0 and one to isolated hart 2", |c, _, o, l| {
-        for t in ["task0", "task1", "task2", "task3", "task4"] {
-            c.figure(&format!("{t} finish"), "ms", o.task(t).finish_ns as f64 / 1e6, l.task(t).finish_ns as f64 / 1e6, Within::Rel(0.1)).known_if(t == "task0", FORK_PLACEMENT);
-        }
+        let finish = |r: &Run, t: &str| r.task(t).finish_ns as f64 / 1e6;
+        c.figure("task0 finish", "ms", finish(o, "task0"), finish(l, "task0"), Within::Rel(0.1)).known(FORK_PLACEMENT);
+        c.figure("task4 finish", "ms", finish(o, "task4"), finish(l, "task4"), Within::Rel(0.1));
+        let free = |r: &Run| FREE.map(|t| finish(r, t));
+        let (fo, fl) = (free(o), free(l));
+        c.figure("free tasks' mean finish", "ms", fo.iter().sum::<f64>() / 3.0, fl.iter().sum::<f64>() / 3.0, Within::Rel(0.1));
+        c.figure("free tasks' last finish", "ms", fo.iter().copied().fold(0.0, f64::max), fl.iter().copied().fold(0.0, f64::max), Within::Rel(0.1));
         let pinned = |r: &Run| (r.migrations("task0") + r.migrations("task4")) as f64;
         c.figure("pinned tasks' migrations", "", pinned(o), pinned(l), Within::Abs(0.0));
     });
