@@ -200,6 +200,24 @@ fn bad_words_are_refused_with_a_reason_and_exit_code_2() {
     assert!(out.exit == Some(2) && out.console.contains("Linux 6.1 has CFS"), "{}", out.console);
 }
 
+/// The boot's cuts of `linux/config/` reach Linux: its built-in words follow the machine's
+/// (`CONFIG_CMDLINE_EXTEND`), it skips the two initcalls they name, and 6.12 (and 6.12-rt)
+/// alone allocates the trace's ring buffer at boot (`ftrace=nop`), which 6.1 leaves to the run.
+#[test]
+#[ignore = "needs `make linux`"]
+fn the_kernels_boot_without_what_nothing_here_reads() {
+    for kernel in NAMED {
+        let out = run(kernel, 1, "workload=fairness-unequal wl.run_ms=1 trace=off loglevel=8");
+        let ring_at_boot = if *kernel == "linux-6.1" { "" } else { " ftrace=nop trace_buf_size=8M" };
+        let line = format!("Kernel command line: console=hvc0 quiet loglevel=8 initcall_blacklist=blake2s_mod_init,trace_eval_init{ring_at_boot}");
+        assert!(out.console.lines().any(|l| l.trim_end() == line), "{kernel}: wanted `{line}` in:\n{}", out.console);
+        for initcall in ["blake2s_mod_init", "trace_eval_init"] {
+            assert!(out.console.contains(&format!("initcall {initcall} blacklisted")), "{kernel}: {initcall} ran");
+        }
+        assert_eq!(out.console.contains("Starting tracer 'nop'"), !ring_at_boot.is_empty(), "{kernel}: the ring buffer at boot");
+    }
+}
+
 /// Each task's share of the CPU time the tasks got.
 fn shares(r: &RunResult) -> Vec<f64> {
     let total: u64 = r.tasks.iter().map(|t| t.cpu_ns).sum();
