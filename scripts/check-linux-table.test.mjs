@@ -30,3 +30,10 @@ test("a figure that moved, a wrong verdict and an unknown row fail", () => {
   const extra = book("75.4 / 75.3", "only CFS").replace("\n\nText", "\n| a new row | a figure | 1 / 1 | 1 / 1 | yes |\n\nText");
   assert.ok(check(suite, extra).some((p) => p.includes('the book\'s row "a new row|a figure" is not one this check knows')));
 });
+
+test("a figure over several seeds is read as their median", () => {
+  const seeded = suite.replace("| 75.38 |", "| 75.38 (74.90 to 76.02, 5 seeds) |");
+  const problems = check(seeded, book("75.4 / 75.3", "only CFS"));
+  assert.ok(problems.every((p) => p.startsWith("the book has no row")), problems.join("\n"));
+  assert.ok(check(seeded, book("74.9 / 75.3", "only CFS")).some((p) => p.includes("the suite measured 75.38 / 75.32")));
+});

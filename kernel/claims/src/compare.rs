@@ -175,6 +175,11 @@ impl Within {
     }
 }
 
+/// A figure as the suite's table prints it: whole, or to two decimals.
+fn round(v: f64) -> String {
+    if v.fract() == 0.0 { format!("{v}") } else { format!("{v:.2}") }
+}
+
 /// One case of the suite: its figures, each beside Linux's with its tolerance. `check` prints
 /// them as rows of the suite's table (and appends them to `RUNQUEUE_FIDELITY_TABLE`, a markdown
 /// file, when set), then fails naming every figure out of its tolerance that is not a known
@@ -194,9 +199,24 @@ impl Comparison {
 
     /// Figure `what` in `unit`: ours against Linux's.
     pub fn figure(&mut self, what: &str, unit: &str, ours: f64, linux: f64, within: Within) -> &mut Comparison {
+        self.row(what, unit, ours, linux, round(linux), within)
+    }
+
+    /// Figure `what` against Linux's over several runs of it (an odd number), which differ
+    /// by where Linux's balancer first acts, and that moves with the boot's length (each
+    /// seed's): ours against their median. The row shows their range after the median.
+    pub fn figure_over(&mut self, what: &str, unit: &str, ours: f64, linux: &[f64], within: Within) -> &mut Comparison {
+        assert!(linux.len() % 2 == 1, "{what}: a median of an odd number of runs");
+        let mut sorted = linux.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let (min, median, max) = (sorted[0], sorted[sorted.len() / 2], sorted[sorted.len() - 1]);
+        let text = format!("{} ({} to {}, {} seeds)", round(median), round(min), round(max), linux.len());
+        self.row(what, unit, ours, median, text, within)
+    }
+
+    fn row(&mut self, what: &str, unit: &str, ours: f64, linux: f64, linux_text: String, within: Within) -> &mut Comparison {
         let ok = within.allows(ours, linux);
-        let round = |v: f64| if v.fract() == 0.0 { format!("{v}") } else { format!("{v:.2}") };
-        self.rows.push(format!("| {} | {what} | {} | {} | {} | {} |", self.case, round(ours), round(linux), within.text(unit), if ok { "yes" } else { "**no**" }));
+        self.rows.push(format!("| {} | {what} | {} | {linux_text} | {} | {} |", self.case, round(ours), within.text(unit), if ok { "yes" } else { "**no**" }));
         let failure = format!("{what}: ours {} {unit}, Linux {} {unit}, allowed {}", round(ours), round(linux), within.text(unit));
         if !ok {
             self.failures.push(failure.clone());
@@ -288,6 +308,17 @@ mod tests {
     fn quantiles_past_the_histogram_come_from_the_marks() {
         let s = cyclic(&[264, 266, 97, 265], &[]).latency("cyclic");
         assert_eq!((s.median, s.p99), (264_000, 266_000), "not the histogram's last bucket, 199 us");
+    }
+
+    #[test]
+    #[should_panic(expected = "last finish: ours 2700 ms, Linux 2600 ms, allowed ±3%")]
+    fn a_figure_over_seeds_is_their_median() {
+        let mut c = Comparison::new("case");
+        c.figure_over("last finish", "ms", 2600.0, &[2777.0, 2600.0, 2500.0], Within::Rel(0.03));
+        assert!(c.rows[0].contains("| 2600 | 2600 (2500 to 2777, 3 seeds) |"), "{}", c.rows[0]);
+        c.check();
+        c.figure_over("last finish", "ms", 2700.0, &[2777.0, 2600.0, 2500.0], Within::Rel(0.03));
+        c.check();
     }
 
     #[test]
