@@ -55,6 +55,7 @@ fn an_image_runs_in_s_mode_two_mib_into_ram_with_the_fdt_and_its_initrd() {
     let (buf, len) = (cells64(&reg[..8]), cells64(&reg[8..]));
     assert_eq!(prop(&t, "/reserved-memory/runqueue-trace", "no-map"), b"");
     assert!(end <= buf && buf + len <= m.fdt_addr(), "initrd, then the trace buffer, then the FDT");
+    assert_eq!(buf % (2 << 20), 0, "the trace buffer starts on a 2 MiB boundary: the RAM below it is whole large pages");
 }
 
 #[test]
@@ -130,7 +131,7 @@ fn words_config(words: &str) -> Config {
 }
 
 fn buffer_of(config: &Config) -> u64 {
-    RAM + config.ram_bytes - crate::FDT_FROM_RAM_END - crate::linux::TRACE_BUFFER
+    (RAM + config.ram_bytes - crate::FDT_FROM_RAM_END - crate::linux::TRACE_BUFFER) & !((2 << 20) - 1)
 }
 
 /// Linux's command line holds only Linux's own words; the init gets the whole line from the
