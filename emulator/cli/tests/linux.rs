@@ -308,8 +308,10 @@ fn the_cli_writes_linuxs_trace_and_results() {
 /// Linux 6.12 with PREEMPT_RT beside the voluntary 6.12, on the chapter "Where latency comes
 /// from"'s cyclictest with a hackbench load, over eight seeds: the RT kernel names itself, its
 /// sleeping locks make the pairs switch far more often (two to three times), its RCU
-/// callbacks and softirqs run in threads, and with every seed both its average and its worst
-/// latency are higher: this machine gives the voluntary kernel no long wait for RT to bound.
+/// callbacks and softirqs run in threads, and with every seed its average latency is higher,
+/// while the voluntary kernel never makes a wakeup wait long (under 0.3 ms: a fifth of a
+/// period, no long section for RT to bound). Which of the two has the worse single worst case
+/// depends on the seed and on the boot's length.
 #[test]
 #[ignore = "needs `make linux`"]
 fn preempt_rt_here_costs_the_average_and_switches_more() {
@@ -329,6 +331,6 @@ fn preempt_rt_here_costs_the_average_and_switches_more() {
         let lat = |r: &RunResult| r.tasks[0].lat.clone().expect("cyclic's latencies");
         let (lv, lr) = (lat(&v), lat(&r));
         assert!(lr.avg_ns > lv.avg_ns, "seed {seed}: average: RT {} against {} ns", lr.avg_ns, lv.avg_ns);
-        assert!(lr.max_ns > lv.max_ns, "seed {seed}: worst: RT {} against {} ns", lr.max_ns, lv.max_ns);
+        assert!(lv.max_ns < 300_000, "seed {seed}: the voluntary kernel's worst wakeup took {} ns", lv.max_ns);
     }
 }
