@@ -188,11 +188,12 @@ function keepOffline() {
 
 // A box that scrolls sideways must take focus, or keyboard users cannot scroll it (WCAG 2.1.1;
 // axe: scrollable-region-focusable). Whether it scrolls depends on the window's width.
+// Every width is read before any attribute is written: a write between two reads would make the
+// browser lay the page out again for the next read, once per box.
 function focusScrollers() {
-  for (const box of document.querySelectorAll("main .table-wrapper, main pre > code")) {
-    if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
-    else box.removeAttribute("tabindex");
-  }
+  const boxes = [...document.querySelectorAll("main .table-wrapper, main pre > code")];
+  const scrolls = boxes.map((box) => box.scrollWidth > box.clientWidth);
+  boxes.forEach((box, i) => (scrolls[i] ? box.tabIndex = 0 : box.removeAttribute("tabindex")));
 }
 
 function mount() {
