@@ -76,6 +76,7 @@ async function mount() {
     catalog.kernels = kernels.kernelNames(linux);
     const assets = { url: (name) => new URL(name, ASSETS), linux };
     guardPageKeys(api.experiments); // a widget on screen may run before the last is made
+    await idle(); // the reader's setup and the first widget, each a task of its own
     const near = (host) => Math.abs(host.getBoundingClientRect().top - innerHeight / 2);
     for (const i of hosts.map((_, i) => i).sort((a, b) => near(hosts[a]) - near(hosts[b]))) {
       api.experiments[i] = new Experiment(hosts[i], i, catalog, assets);
