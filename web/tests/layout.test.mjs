@@ -111,3 +111,21 @@ test("opened from disk, a chapter tells the reader how to serve the book", async
     await page.close();
   }
 });
+
+// A select sized by its widest option makes every layout of its widget measure each option's
+// text (docs/web.md, "Fast on a phone"): the controls' width must not depend on the options.
+test("a widget's selects are as wide with one option as with all of them", async () => {
+  const { page, errors } = await openPage(site, CH3);
+  await page.setViewportSize(PHONE);
+  await ready(page);
+  const widths = await page.evaluate(() => {
+    const selects = [...document.querySelector(".rq-widget").querySelectorAll(".rq-field select")];
+    const before = selects.map((s) => s.getBoundingClientRect().width);
+    for (const s of selects) s.replaceChildren(s.selectedOptions[0]);
+    return { before, after: selects.map((s) => s.getBoundingClientRect().width) };
+  });
+  assert.ok(widths.before.length >= 3, `${widths.before.length} selects`);
+  assert.deepEqual(widths.after, widths.before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
