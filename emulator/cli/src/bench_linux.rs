@@ -80,7 +80,7 @@ fn boot_to_init(kernel: &str) -> Result<Figure, String> {
     for _ in 0..ROUNDS {
         let (start, cpu) = (Instant::now(), cpu_seconds());
         let mut started = Started::new(&b.kernel, b.initrd.as_deref(), &options, &mut Snapshots::new(1), |_, _| {}).map_err(|e| e.to_string())?;
-        crate::tier::set_mode(ExecMode::Fast, &mut started.machine);
+        crate::tier::set_mode(ExecMode::Fast, &mut started);
         while !started.machine.is_parked() {
             if started.machine.instret() > 2_000_000_000 {
                 return Err(format!("{kernel}: the init never asked for its words"));

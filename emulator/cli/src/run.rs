@@ -175,7 +175,7 @@ pub fn execute_in(
     let cannot = |e| Failure::Input(format!("cannot boot: {e}"));
     let mut started = Started::new(kernel, initrd, options, &mut SNAPSHOTS.lock().unwrap_or_else(|e| e.into_inner()), stored::load).map_err(cannot)?;
     let (mut saving, resumed_at) = (None, started.machine.instret());
-    tier::set_mode(exec, &mut started.machine);
+    tier::set_mode(exec, &mut started);
     let (mut console_bytes, mut trace_bytes) = (Vec::new(), Vec::new());
     let mut console_cut = false;
     let exit = loop {

@@ -1,7 +1,8 @@
 //! How a run executes guest code, and the one place that builds a machine for it, so every
 //! native run (`run`, `grade`, `bench`, the kernel's claim tests) goes through the same tiers.
 
-use runqueue_emu::{Exec, LoadError, Machine, MachineOptions};
+use runqueue_emu::jit::Compiler;
+use runqueue_emu::{Exec, LoadError, Machine, MachineOptions, Started};
 use runqueue_jit::Native;
 use std::str::FromStr;
 
@@ -44,17 +45,26 @@ impl FromStr for ExecMode {
 /// The machine `options` describe, booted from `kernel` (and `initrd`, if any), that runs in `mode`.
 pub fn boot(mode: ExecMode, kernel: &[u8], initrd: Option<&[u8]>, options: &MachineOptions) -> Result<Machine, LoadError> {
     let mut machine = Machine::boot(kernel, initrd, options)?;
-    set_mode(mode, &mut machine);
+    set_exec(mode, &mut machine);
+    machine.set_compiler(compiler(mode));
     Ok(machine)
 }
 
-/// Makes `machine` run in `mode`.
-pub fn set_mode(mode: ExecMode, machine: &mut Machine) {
+/// Makes a run's machine run in `mode` (a cold Linux boot compiles only once it has parked).
+pub fn set_mode(mode: ExecMode, started: &mut Started) {
+    set_exec(mode, &mut started.machine);
+    started.set_compiler(compiler(mode));
+}
+
+fn set_exec(mode: ExecMode, machine: &mut Machine) {
     machine.set_exec(if mode == ExecMode::Reference { Exec::Reference } else { Exec::Fast });
-    if mode == ExecMode::Fast {
-        // A host Cranelift cannot generate code for runs interpreted: the results are the same.
-        if let Ok(native) = Native::new() {
-            machine.set_compiler(Some(Box::new(native)));
-        }
+}
+
+/// The compiled tier of `mode`: Cranelift's, in the fast mode.
+fn compiler(mode: ExecMode) -> Option<Box<dyn Compiler>> {
+    if mode != ExecMode::Fast {
+        return None;
     }
+    // A host Cranelift cannot generate code for runs interpreted: the results are the same.
+    Some(Box::new(Native::new().ok()?))
 }

@@ -102,7 +102,13 @@ impl CodeCache {
         self.hot = compiler.as_ref().map_or(0, |c| c.hot());
         self.compiler = compiler;
         let hot = self.hot;
-        self.pages.iter_mut().flatten().for_each(|p| p.hot = hot);
+        // Heat counts afresh: a slot that grew hot while nothing compiled is saturated past
+        // `hot`, and would otherwise never become a region's entry.
+        for p in self.pages.iter_mut().flatten() {
+            p.hot = hot;
+            p.warmth.clear();
+            p.ops.iter_mut().for_each(|op| op.heat = 0);
+        }
     }
 
     /// A page that runs `op` (as placed at page offset `offset`, see [`place`]) on its own: a

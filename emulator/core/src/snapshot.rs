@@ -12,6 +12,7 @@ use crate::code::CodeCache;
 use crate::error::LoadError;
 use crate::hart::Hart;
 use crate::host::Host;
+use crate::jit::Compiler;
 use crate::machine::{BootMode, Config, Fault, Layout, Machine};
 use crate::options::MachineOptions;
 use alloc::boxed::Box;
@@ -219,6 +220,8 @@ pub struct Started {
     keep_as: Option<u64>,
     /// Started from a snapshot.
     pub resumed: bool,
+    /// The compiled tier, held back from a cold Linux boot until it parks (`set_compiler`).
+    held: Option<Box<dyn Compiler>>,
 }
 
 impl Started {
@@ -232,22 +235,22 @@ impl Started {
         load: impl FnOnce(u64, &mut Snapshots),
     ) -> Result<Started, LoadError> {
         if !crate::linux::is_image(kernel) {
-            return Ok(Started { machine: Machine::boot(kernel, initrd, options)?, keep_as: None, resumed: false });
+            return Ok(Started { machine: Machine::boot(kernel, initrd, options)?, keep_as: None, resumed: false, held: None });
         }
         let key = Machine::boot_key(&options.config(), kernel, initrd)?;
         if !snapshots.has(key) {
             load(key, snapshots);
         }
         if let Some(snapshot) = snapshots.find(key) {
-            return Ok(Started { machine: Machine::resume(&snapshot, &options.bootargs)?, keep_as: None, resumed: true });
+            return Ok(Started { machine: Machine::resume(&snapshot, &options.bootargs)?, keep_as: None, resumed: true, held: None });
         }
         let mut machine = Machine::boot(kernel, initrd, options)?;
         // A modelled host's state is not kept: such a machine always boots cold.
         if options.host.enabled {
-            return Ok(Started { machine, keep_as: None, resumed: false });
+            return Ok(Started { machine, keep_as: None, resumed: false, held: None });
         }
         machine.park_at_words();
-        Ok(Started { machine, keep_as: Some(key), resumed: false })
+        Ok(Started { machine, keep_as: Some(key), resumed: false, held: None })
     }
 
     /// After each `run`: if the machine has parked, keeps its snapshot (`console` and `trace`:
@@ -258,6 +261,20 @@ impl Started {
         let bootargs = self.machine.config.bootargs.clone();
         self.machine.unpark(&bootargs);
         self.keep_as = None;
+        if let Some(compiler) = self.held.take() {
+            self.machine.set_compiler(Some(compiler));
+        }
         Some(kept)
+    }
+
+    /// Hot code is compiled by `compiler` from now on (`None`: everything is interpreted); a
+    /// cold Linux boot gets it only once it has parked. The boot is code that runs a few times:
+    /// the loops that grow hot in it (`memset`, string copies) run a few instructions a call,
+    /// so compiling them cost the boot more than it saved (`linux/README.md`, "Speed").
+    pub fn set_compiler(&mut self, compiler: Option<Box<dyn Compiler>>) {
+        match self.keep_as {
+            Some(_) => self.held = compiler,
+            None => self.machine.set_compiler(compiler),
+        }
     }
 }

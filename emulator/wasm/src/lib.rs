@@ -114,7 +114,7 @@ impl Session {
             let _ = (on, eager);
             None
         };
-        self.started.machine.set_compiler(compiler);
+        self.started.set_compiler(compiler);
         Ok(())
     }
 

@@ -76,7 +76,7 @@ fn targets_off_the_page_are_not_followed_and_regions_are_bounded() {
 unsafe extern "C" fn runs_nothing(_frame: *mut Frame) {}
 
 /// Hands out `runs_nothing` and counts the regions it was given.
-struct Idle(Rc<Cell<usize>>);
+pub(super) struct Idle(pub(super) Rc<Cell<usize>>);
 
 impl Compiler for Idle {
     fn compile(&mut self, _region: &Region) -> Option<CompiledFn> {
@@ -135,4 +135,23 @@ fn a_region_that_runs_nothing_changes_nothing() {
     let taken: u64 = (1..=150).sum();
     assert_eq!(state(&tiered).3, added - taken);
     assert!(matches!(tiered.run(1), Stop::Exit(0)));
+}
+
+/// A compiler given to a machine that has run a while still finds the loops that grew hot
+/// before it came (a cold Linux boot gets its compiler so, at its park).
+#[test]
+fn a_compiler_given_late_finds_the_loops_hot_before_it() {
+    let mut a = Asm::default();
+    a.li(T0, 2000);
+    let top = a.here();
+    a.emit(addi(T0, T0, -1));
+    let back = top - a.here();
+    a.emit(bne(T0, ZERO, back));
+    a.exit(0);
+    let mut m = mmode(&a);
+    assert_eq!(m.run(1000), Stop::Budget, "500 rounds: the loop's head is far past hot");
+    let asked = Rc::new(Cell::new(0));
+    m.set_compiler(Some(Box::new(Idle(asked.clone()))));
+    assert_eq!(finish(&mut m).0, 0);
+    assert!(asked.get() > 0, "the loop was compiled");
 }

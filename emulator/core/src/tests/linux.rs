@@ -217,3 +217,29 @@ fn a_snapshot_keeps_each_non_zero_byte_and_no_zero_page() {
     resumed.read_phys(last, &mut byte).unwrap();
     assert_eq!(byte, [0x80]);
 }
+
+/// A cold Linux boot runs interpreted up to its park, however hot its loops grow, and the
+/// compiler it was given compiles what runs after; a run resumed from its snapshot compiles from
+/// the start. Either way the run ends as it would interpreted.
+#[test]
+fn a_cold_boot_compiles_only_once_it_has_parked() {
+    let options = crate::MachineOptions::parse("console=hvc0 quiet isolcpus=1 workload=spin smp=2").unwrap();
+    let kernel = asks_for_words(buffer_of(&options.config()));
+    let mut plain = Machine::new(options.config(), &kernel).unwrap();
+    finish(&mut plain);
+    let mut snapshots = crate::Snapshots::new(1);
+    for resumed in [false, true] {
+        let asked = alloc::rc::Rc::new(core::cell::Cell::new(0));
+        let mut run = crate::Started::new(&kernel, None, &options, &mut snapshots, |_, _| {}).unwrap();
+        assert_eq!(run.resumed, resumed);
+        run.set_compiler(Some(alloc::boxed::Box::new(super::jit::Idle(asked.clone()))));
+        while !resumed && !run.machine.is_parked() {
+            assert_eq!(run.machine.run(1000), crate::Stop::Budget);
+        }
+        assert_eq!(asked.get(), 0, "nothing compiled before the park");
+        assert_eq!(run.keep_if_parked(&mut snapshots, b"", b"").is_some(), !resumed);
+        finish(&mut run.machine);
+        assert!(asked.get() > 0, "the loop after the park was compiled (resumed: {resumed})");
+        assert_eq!((run.machine.reg(0, S5 as usize), run.machine.instret()), (plain.reg(0, S5 as usize), plain.instret()));
+    }
+}
