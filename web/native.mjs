@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./browser.mjs";
 import { runqueueCli, targetDir } from "../scripts/target-dir.mjs";
+import { tempDir } from "../scripts/temp-dir.mjs";
 
 const RUNQUEUE = runqueueCli();
 // One kernel copy for every grading build: each grade rebuilds only the slot's crate.
@@ -43,7 +44,7 @@ export function sameBytes(a, b, what) {
 
 /** Grades `solution` with the CLI; returns its table, results.json and the kernel it built. */
 export function gradeNatively(lab, solution) {
-  const results = join(mkdtempSync(join(tmpdir(), "rq-grade-")), "results.json");
+  const results = join(tempDir("rq-grade-"), "results.json");
   let table;
   try {
     table = execFileSync(RUNQUEUE, ["grade", "--lab", lab, solution, "--root", ROOT, "--cache", GRADE_CACHE, "--results", results], { encoding: "utf8" });

@@ -3,13 +3,13 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { GENERATED, bookPages, checkClaims, evaluate, figureNumbers, pageClaims, parseClaim, refsOf } from "./claims.mjs";
 import { anchored } from "./metrics.mjs";
 import { tempTree } from "./temp-tree.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const claim = (text, values = {}) => evaluate(parseClaim(text), (r) => values[r]);
@@ -144,7 +144,7 @@ test("a perturbed figure makes the build refuse the chapter that claims otherwis
   const chapter = "chapters/06-cfs.md";
   const page = bookPages().find((p) => p.name === chapter);
   // Swap two figures a claim of the chapter compares, so that it turns false.
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "claims-perturbed-"));
+  const tmp = tempDir("claims-perturbed-");
   fs.cpSync(GENERATED, tmp, { recursive: true });
   let perturbed;
   for (const c of pageClaims(page.name, page.text).claims) {

@@ -1,7 +1,6 @@
 // node --test book/figures/
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { checkLinks } from "./check-links.mjs";
@@ -9,6 +8,7 @@ import { checkIncludes, includedAnchors } from "./includes.mjs";
 import { PENDING, anchored, catalogValues, compareTable, fieldValues, groupOf, littlesLaw, pendingValues, runValues, traceValues, windowValues } from "./metrics.mjs";
 import { parseSpec } from "./spec.mjs";
 import { tempTree } from "./temp-tree.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 const task = (tid, name, finish, cpu, iterations) =>
   ({ tid, name, arrive_ns: 0, response_ns: tid * 1e6, finish_ns: finish, turnaround_ns: finish, cpu_ns: cpu, wait_ns: finish - cpu, switches: tid * 10, iterations });
@@ -173,7 +173,7 @@ test("experiments run under the widget's spelling, and a live pane without its t
   assert.equal(canonical("wl.run_ms=7 sched=fifo wl.tasks=2 workload=spin tick_us=20", catalog), "sched=fifo workload=spin smp=1 tick_us=20 wl.run_ms=7");
   assert.throws(() => canonical("sched=cfs wl.nope=1", catalog), /not a setting/);
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rq-twins-"));
+  const dir = tempDir("rq-twins-");
   fs.writeFileSync(path.join(dir, "01.md"), '<div class="rq-experiment" data-sched="cfs" data-workload="spin" data-smp="2" data-args="wl.tasks=3" data-compare="fifo"></div>\n');
   const panes = livePanes(dir, catalog);
   assert.deepEqual(panes.map((p) => p.args), ["sched=cfs workload=spin smp=2 wl.tasks=3", "sched=fifo workload=spin smp=2 wl.tasks=3"]);

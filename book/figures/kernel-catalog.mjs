@@ -4,9 +4,9 @@
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { normalizeCatalog, withReader } from "../widget/catalog.js";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 /** The raw `CATALOG` JSON the kernel inside `cli` prints. */
 export function rawCatalog(cli) {
@@ -18,7 +18,7 @@ export function rawCatalog(cli) {
 
 /** `raw` normalised in `lang`, reading command lines with `cli settings`. */
 export function kernelCatalog(cli, raw = rawCatalog(cli), lang = "en") {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rq-catalog-")), "catalog.json");
+  const file = path.join(tempDir("rq-catalog-"), "catalog.json");
   fs.writeFileSync(file, JSON.stringify(raw));
   const read = (line, base) => execFileSync(cli, ["settings", "--catalog", file, "--base", base, "--", line], { encoding: "utf8" });
   return withReader(normalizeCatalog(raw, lang), read);

@@ -5,12 +5,12 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SITE, start } from "../browser.mjs";
 import { axe, finished, open as openPage, ready } from "../pages.mjs";
 import { runqueueCli, targetDir } from "../../scripts/target-dir.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 const CHAPTER = "experiments.html";
 const SHOTS = join(targetDir(), "screenshots");
@@ -119,7 +119,7 @@ test("the RESULT line in the browser is byte-identical to runqueue run's", async
   await finished(page, 1);
   const [p] = await panes(page, 1);
   assert.equal(p.state, "done", p.error ?? "");
-  const dir = mkdtempSync(join(tmpdir(), "rq-json-"));
+  const dir = tempDir("rq-json-");
   execFileSync(RUNQUEUE, ["run", "--append", p.bootargs, "--json", join(dir, "r.json")], { stdio: "ignore" });
   assert.equal(`${p.result}\n`, readFileSync(join(dir, "r.json"), "utf8"));
   const download = page.waitForEvent("download");

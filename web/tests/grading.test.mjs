@@ -5,13 +5,13 @@
 
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, SITE, start } from "../browser.mjs";
 import { gradeNatively } from "../native.mjs";
 import { axe as axeIn } from "../pages.mjs";
 import { targetDir } from "../../scripts/target-dir.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 const GRADE_TIMEOUT = 120_000;
 const SHOTS = join(targetDir(), "screenshots");
@@ -100,7 +100,7 @@ test("a file that is not a kernel, and a kernel that spins, get clear messages",
   assert.match(await page.locator(".rq-grade-widget [role=status]").innerText(), /make kernel/);
 
   // A placement that never returns: every test with a wakeup runs out of its budget.
-  const dir = mkdtempSync(join(tmpdir(), "rq-spin-"));
+  const dir = tempDir("rq-spin-");
   const source = readFileSync(join(ROOT, "labs/bvt/solution.rs"), "utf8");
   const spinning = source.replace("        avt.max(self.svt)\n", "        let _ = avt;\n        loop {}\n");
   assert.notEqual(spinning, source, "the solution's placement line moved: update this test");

@@ -5,12 +5,12 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { start } from "../browser.mjs";
 import { finished, open as openPage, ready } from "../pages.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 const CHAPTER = "experiments.html";
 const ARGS = "sched=cfs workload=cyclictest wl.loops=300 host=untuned host.hogs=2";
@@ -36,7 +36,7 @@ test("a run on a modelled host is byte-identical in the page and natively", asyn
   });
   assert.equal(p.state, "done", p.error ?? "");
   assert.ok(p.steals > 0, "the timeline has the host's steal");
-  const dir = mkdtempSync(join(tmpdir(), "rq-host-"));
+  const dir = tempDir("rq-host-");
   execFileSync(runqueueCli(), ["run", "--append", p.bootargs, "--json", join(dir, "r.json"), "--trace", join(dir, "t.json")], { stdio: "ignore" });
   assert.equal(`${p.result}\n`, readFileSync(join(dir, "r.json"), "utf8"));
   const download = page.waitForEvent("download");

@@ -5,18 +5,18 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, start } from "../browser.mjs";
 import { axe, finished, open as openPage, ready } from "../pages.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 const RUNQUEUE = runqueueCli();
 const FTRACE_PYTHON = process.env.FTRACE_PYTHON ?? join(process.env.HOME, ".cache/runqueue/tools/ftrace-check/bin/python");
 const CFS = "chapters/06-cfs.html";
 const MANY = "chapters/11-many-cores.html";
-const TMP = mkdtempSync(join(tmpdir(), "rq-lanes-"));
+const TMP = tempDir("rq-lanes-");
 
 let site;
 before(async () => { site = await start(); });

@@ -4,13 +4,13 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { normalizeCatalog, queueViews } from "../../book/widget/catalog.js";
 import { snapshot } from "../../book/widget/rq-state.js";
 import { rawCatalog } from "../../book/figures/kernel-catalog.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 const catalog = normalizeCatalog(rawCatalog(runqueueCli()), "en");
 const views = (sched) => queueViews(catalog, sched);
@@ -27,7 +27,7 @@ test("on real runs, each switch-in is the head of the rebuilt queue", () => {
   for (const args of ["sched=cfs workload=spin", "sched=eevdf workload=fairness-unequal", "sched=sjf workload=fairness-unequal",
     "sched=stride workload=fairness-unequal", "sched=bvt workload=fairness-unequal", "sched=rr workload=fairness-unequal",
     "sched=cfs workload=spin smp=2 wl.tasks=5"]) {
-    const file = join(mkdtempSync(join(tmpdir(), "rq-state-")), "events.txt");
+    const file = join(tempDir("rq-state-"), "events.txt");
     execFileSync(runqueue, ["run", "--append", args, "--events", file], { stdio: "ignore" });
     const ev = events(readFileSync(file, "utf8"));
     const sched = /sched=(\S+)/.exec(args)[1];

@@ -7,13 +7,13 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { start } from "../browser.mjs";
 import { axe, finished, open as openPage, ready } from "../pages.mjs";
 import { runqueueCli } from "../../scripts/target-dir.mjs";
 import { RECORDED, capture } from "../../book/widget/testdata/capture-exercise.mjs";
+import { tempDir } from "../../scripts/temp-dir.mjs";
 
 let site;
 before(async () => { site = await start(); });
@@ -21,7 +21,7 @@ after(async () => site?.stop());
 
 /** The trace of `args` from the CLI, each line's words. */
 function cliTrace(args) {
-  const file = join(mkdtempSync(join(tmpdir(), "rq-exercise-")), "events.txt");
+  const file = join(tempDir("rq-exercise-"), "events.txt");
   execFileSync(runqueueCli(), ["run", "--append", args, "--events", file], { stdio: "ignore" });
   return readFileSync(file, "utf8").split("\n").map((l) => l.split(" "));
 }

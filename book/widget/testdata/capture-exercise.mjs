@@ -5,14 +5,14 @@
 //   RUNQUEUE=target/release/runqueue node book/widget/testdata/capture-exercise.mjs
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { normalizeCatalog, queueViews } from "../catalog.js";
 import { rawCatalog } from "../../figures/kernel-catalog.mjs";
 import { runqueueCli } from "../../../scripts/target-dir.mjs";
 import { RUNS, parseEvents } from "./exercise-runs.mjs";
+import { tempDir } from "../../../scripts/temp-dir.mjs";
 
 export const RECORDED = new URL("./exercise-traces.json", import.meta.url);
 
@@ -21,7 +21,7 @@ export function capture(cli) {
   const catalog = normalizeCatalog(rawCatalog(cli), "en");
   const out = {};
   for (const [name, args] of Object.entries(RUNS)) {
-    const file = join(mkdtempSync(join(tmpdir(), "rq-exercise-")), "events.txt");
+    const file = join(tempDir("rq-exercise-"), "events.txt");
     execFileSync(cli, ["run", "--append", args, "--events", file], { stdio: "ignore" });
     const lines = readFileSync(file, "utf8").split("\n").filter((l) => l && !/ mark \d+ iter=/.test(l));
     parseEvents(lines.join("\n")); // fails here, not in the test, on a line it cannot read
